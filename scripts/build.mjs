@@ -1,0 +1,49 @@
+// Bundles each entry point with esbuild. `vscode` (provided by the editor) and `onnxruntime-node`
+// (native .node binaries esbuild cannot bundle; shipped in the VSIX as is) stay external.
+import * as esbuild from 'esbuild';
+import { existsSync } from 'node:fs';
+
+const watch = process.argv.includes('--watch');
+const production = process.argv.includes('--production');
+const external = ['vscode', 'onnxruntime-node'];
+
+const nodeEntries = [
+  { in: 'src/extension/main.ts', out: 'extension' },
+  { in: 'src/cli/main.ts', out: 'cli' },
+  { in: 'src/worker/main.ts', out: 'worker' },
+  { in: 'src/core/index.ts', out: 'core' },
+].filter((e) => existsSync(e.in));
+
+const builds = [
+  {
+    entryPoints: nodeEntries,
+    bundle: true,
+    platform: 'node',
+    target: 'node20',
+    format: 'cjs',
+    outdir: 'dist',
+    external,
+    sourcemap: !production,
+    minify: production,
+    logLevel: 'warning',
+  },
+];
+if (existsSync('webview/main.ts')) {
+  builds.push({
+    entryPoints: [{ in: 'webview/main.ts', out: 'webview' }],
+    bundle: true,
+    platform: 'browser',
+    target: 'es2022',
+    format: 'iife',
+    outdir: 'dist',
+    minify: true,
+    sourcemap: false,
+    logLevel: 'warning',
+  });
+}
+
+if (watch) {
+  for (const b of builds) (await esbuild.context(b)).watch();
+} else {
+  await Promise.all(builds.map((b) => esbuild.build(b)));
+}

@@ -1,0 +1,14 @@
+/**
+ * Registers every CLI command. One file per command; each exports `register(program, setExit)`.
+ */
+import type { Command } from 'commander';
+
+export type SetExit = (code: number) => void;
+
+const modules: Array<{ register(program: Command, setExit: SetExit): void }> = [
+  // Commands are added here as they land: validate, chunks, query, run, report, import, score.
+];
+
+export function registerCommands(program: Command, setExit: SetExit): void {
+  for (const m of modules) m.register(program, setExit);
+}

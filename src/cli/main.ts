@@ -1,0 +1,40 @@
+#!/usr/bin/env node
+/**
+ * The `spanproof` command line (SPEC §11). Each command lives in its own file under ./commands and
+ * registers itself on the program; all of them call the same core as the extension and the worker.
+ * Exit codes: 0 success; 1 a gate failed / questions not resolved; 2 bad input; 3 internal error.
+ */
+import { Command, CommanderError } from 'commander';
+import { isSpanproofError } from '../core/errors';
+import { registerCommands } from './commands';
+import { VERSION } from '../core/version';
+
+export const EXIT = { ok: 0, gate: 1, badInput: 2, internal: 3 } as const;
+
+async function main(argv: string[]): Promise<number> {
+  const program = new Command()
+    .name('spanproof')
+    .description('Span-level evaluation of RAG retrieval pipelines on your own documents.')
+    .version(VERSION)
+    .exitOverride()
+    .configureOutput({ writeErr: (s) => process.stderr.write(s) });
+  let exitCode = 0;
+  registerCommands(program, (code) => { exitCode = code; });
+  try {
+    await program.parseAsync(argv);
+  } catch (e) {
+    if (e instanceof CommanderError) {
+      if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version' || e.code === 'commander.help') return 0;
+      return EXIT.badInput;
+    }
+    if (isSpanproofError(e)) {
+      process.stderr.write(`spanproof: ${e.message}\n`);
+      return e.code === 'internal' || e.code === 'invariant' ? EXIT.internal : e.code === 'cancelled' ? EXIT.gate : EXIT.badInput;
+    }
+    process.stderr.write(`spanproof: internal error: ${e instanceof Error ? e.stack ?? e.message : String(e)}\n`);
+    return EXIT.internal;
+  }
+  return exitCode;
+}
+
+main(process.argv).then((code) => { process.exitCode = code; });

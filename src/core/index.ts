@@ -1,0 +1,7 @@
+/**
+ * The programmatic API of Spanproof (`package.json` `exports`). Pure TypeScript, no `vscode`.
+ * Each concept folder has an index.ts that is its public face; this file re-exports them.
+ */
+export * from './types';
+export * from './errors';
+export { VERSION } from './version';

@@ -1,0 +1,94 @@
+/**
+ * The settings of a run. The same keys are the VS Code settings `spanproof.<key>` (SPEC §12) and the
+ * keys of the CLI's `--config FILE` JSON (SPEC §11). One definition, so the two can never drift.
+ */
+import type { ChunkerId, RetrieverId } from '../core/types';
+
+export interface ChunkerParams {
+  fixed: { size: number; overlap: number };
+  recursive: { size: number; overlap: number };
+  sentence: { size: number };
+  heading: { maxSize: number };
+  semantic: { minSize: number; maxSize: number; percentile: number; windowSentences: number };
+}
+
+export interface RunSettings {
+  /** Globs relative to the corpus root (SPEC §2). */
+  include: string[];
+  exclude: string[];
+  /** Files larger than this many bytes are skipped and reported. */
+  maxFileBytes: number;
+  /** Ground-truth path relative to the corpus root. */
+  groundTruthPath: string;
+  /** Quotes shorter than this (UTF-16 code units) are rejected as evidence (SPEC §3.2 rule 5). */
+  minQuoteLength: number;
+  chunkers: ChunkerId[];
+  chunkerParams: ChunkerParams;
+  retrievers: RetrieverId[];
+  /** Which reranker settings the grid runs: `[true, false]` = on and off. */
+  rerank: boolean[];
+  /** Embedding model folder; `""` = the embedded default static GloVe model. */
+  embeddingModel: string;
+  /** Cross-encoder model folder; `""` = the built-in MaxSim baseline. */
+  rerankerModel: string;
+  /** Result-list size. */
+  k: number;
+  /** Candidate-pool size N. */
+  poolSize: number;
+  /** Coverage threshold for a hit. */
+  tau: number;
+  /** Ranking weights (SPEC §9): score = quality·Q − latency·L̂ − context·Ĉ. */
+  weights: { quality: number; latency: number; context: number };
+  /** Primary metric for ranking. */
+  primaryMetric: string;
+  bootstrap: { resamples: number; seed: number };
+  /** Threads per ONNX session. */
+  threads: number;
+  judge: {
+    endpoint: string;
+    generatorModel: string;
+    judgeModel: string;
+    concurrency: number;
+    requestsPerMinute: number;
+    timeoutMs: number;
+    retries: number;
+    allowSameModel: boolean;
+  };
+}
+
+export const DEFAULT_SETTINGS: RunSettings = {
+  include: ['**/*.{md,mdx,markdown,txt,rst,adoc}'],
+  exclude: ['**/{node_modules,.git,out,dist,build,.spanproof}/**'],
+  maxFileBytes: 4 * 1024 * 1024,
+  groundTruthPath: '.spanproof/groundtruth.json',
+  minQuoteLength: 12,
+  chunkers: ['fixed', 'recursive', 'sentence', 'heading', 'semantic'],
+  chunkerParams: {
+    fixed: { size: 800, overlap: 100 },
+    recursive: { size: 800, overlap: 100 },
+    sentence: { size: 800 },
+    heading: { maxSize: 4000 },
+    semantic: { minSize: 200, maxSize: 2000, percentile: 95, windowSentences: 1 },
+  },
+  retrievers: ['bm25', 'dense', 'hybrid'],
+  rerank: [false, true],
+  embeddingModel: '',
+  rerankerModel: '',
+  k: 5,
+  poolSize: 20,
+  tau: 0.9,
+  weights: { quality: 1, latency: 0.1, context: 0.1 },
+  primaryMetric: 'hit@5',
+  bootstrap: { resamples: 2000, seed: 42 },
+  threads: 2,
+  judge: {
+    endpoint: '',
+    generatorModel: '',
+    judgeModel: '',
+    concurrency: 4,
+    requestsPerMinute: 0,
+    timeoutMs: 60000,
+    retries: 3,
+    allowSameModel: false,
+  },
+};
