@@ -1,0 +1,186 @@
+/**
+ * The files of a run directory (SPEC §10–§11). These shapes are the stable, machine-readable contract
+ * read by the CLI, the extension's panel and the webview: keys are added freely, never renamed.
+ * Offsets are UTF-16 code units; times are ISO-8601 UTC strings; durations are milliseconds.
+ */
+import type { Cause } from '../types';
+import type { RunSettings } from '../../shared/settings';
+
+/** Lifecycle of a run (run.json `status`). */
+export type RunStatus = 'pending' | 'running' | 'succeeded' | 'failed' | 'cancelled';
+
+/** The acceptance report of ground-truth resolution; same shape as `spanproof validate --json` (SPEC §11). */
+export interface AcceptanceReport {
+  total: number;
+  resolved: number;
+  moved: number;
+  stale: Array<{ id: string; source: string; exact: string; nearest?: unknown; reason?: string }>;
+  ambiguous: Array<{ id: string; source: string; candidates: unknown[] }>;
+  rejected: Array<{ id: string; reason: string }>;
+  [extra: string]: unknown;
+}
+
+/** A mean with its 95% percentile-bootstrap CI. */
+export interface MeanCI {
+  mean: number;
+  lo: number;
+  hi: number;
+}
+
+/** The metric keys of results.json `configs[].metrics` (SPEC §11), in the order they are written. */
+export const RESULT_METRICS = [
+  'hit@1',
+  'hit@3',
+  'hit@5',
+  'hit@10',
+  'mrr',
+  'ndcg@5',
+  'ndcg@10',
+  'coverage@5',
+  'precision@5',
+  'iou@5',
+  'iou_chroma@5',
+  'precision_omega',
+  'reachable',
+] as const;
+export type ResultMetric = (typeof RESULT_METRICS)[number];
+
+/** One config's entry in results.json. */
+export interface ConfigResult {
+  /** `<chunker>/<retriever>/<rerank|none>`. */
+  id: string;
+  chunker: string;
+  retriever: string;
+  rerank: boolean;
+  /** Number of (question, config) items scored (failed items are not scored, see `failed`). */
+  scored: number;
+  /** Question ids whose item failed (reported, never averaged as zero). */
+  failed: string[];
+  metrics: Record<ResultMetric, MeanCI>;
+  /** Cause counts over the scored misses at k (every key of CAUSES present). */
+  causes: Record<Cause, number>;
+  /** Mean result-list size in characters (|∪R₁..R_k|, UTF-16 code units). */
+  contextChars: number;
+  /** Mean result-list size in embedder tokens, when the tokenizer is known. */
+  contextTokens?: number;
+  /** hit@k at each τ of the sweep {0.3, 0.5, 0.7, 0.9, 1.0}, keyed by τ as written (`"0.3"`). */
+  tauSweep: Record<string, MeanCI>;
+  /** Paired-bootstrap difference of the primary metric against the top config (this − top). */
+  vsTop: { top: string; diff: MeanCI; significant: boolean } | null;
+  /** Rank by primary metric (ties broken by id) — quality-only, deterministic. */
+  rank: number;
+  /** Deterministic templated explanation (quality only; ranking.json has the weighted one). */
+  explanation: string;
+}
+
+/** results.json (deterministic: byte-identical for identical inputs and settings). */
+export interface ResultsFile {
+  spanproof: 1;
+  k: number;
+  tau: number;
+  /** Candidate-pool size N. */
+  n: number;
+  primaryMetric: string;
+  seed: number;
+  resamples: number;
+  /** Number of questions scored (resolved). */
+  questions: number;
+  acceptance: AcceptanceReport;
+  configs: ConfigResult[];
+  /** Corpus files skipped while loading, with the reason. */
+  skipped: Array<{ source: string; reason: string; detail: string }>;
+  /** Stage failures that removed a whole chunker (e.g. invariant violation), with the message. */
+  errors: Array<{ stage: string; chunker?: string; config?: string; question?: string; message: string }>;
+}
+
+/** One line of ranking.json. */
+export interface RankingEntry {
+  id: string;
+  rank: number;
+  score: number;
+  pareto: boolean;
+  explanation: string;
+  /** Median per-question latency (retrieve + rerank), ms. */
+  latencyMs: number;
+  contextChars: number;
+  recommended: boolean;
+}
+
+/** A ranked chunk of a result list or a pool. */
+export interface RankedSpan {
+  source: string;
+  start: number;
+  end: number;
+  score: number;
+}
+
+/** Where the best chunk for a missed span sits relative to the evidence (for "where the cut fell"). */
+export interface MissDetail {
+  /** Evidence span that decided the cause. */
+  evidence: { source: string; start: number; end: number };
+  /** The chunk of the index covering most of that span. */
+  bestChunk: { source: string; start: number; end: number; coverage: number } | null;
+  /** Rank (1-based) of the best chunk in the final list, null when not in the pool. */
+  bestChunkRank: number | null;
+}
+
+/** One line of questions.jsonl. */
+export interface QuestionRecord {
+  question: string;
+  config: string;
+  status: 'ok' | 'failed';
+  /** Final order of the whole candidate pool (after reranking when on). */
+  results: RankedSpan[];
+  /** The retriever's own order of the same candidates. */
+  pool: RankedSpan[];
+  'coverage@5': number | null;
+  'hit@5': 0 | 1 | null;
+  rr: number | null;
+  cause: Cause | null;
+  /** Extra per-item metrics at the run's k and the miss detail (added keys). */
+  k?: number;
+  [extra: string]: unknown;
+}
+
+/** run.json. */
+export interface RunFile {
+  id: string;
+  status: RunStatus;
+  progress: { finished: number; total: number; stage?: string };
+  error: { code: string; message: string } | null;
+  startedAt: string;
+  endedAt: string | null;
+  toolVersion: string;
+  settings: RunSettings;
+  workspace: string;
+  groundTruthFile: string;
+  /** Where the run directory is, and why if it is not under the workspace. */
+  runDir: string;
+  location: { kind: 'workspace' | 'out' | 'user-cache'; reason?: string };
+  corpusHash: string;
+  groundTruthHash: string;
+  acceptance: AcceptanceReport | null;
+  seed: number;
+  /** Counts of documents, chunks per chunker, questions. */
+  counts?: { documents: number; questions: number; chunks: Record<string, number> };
+}
+
+/** timings.json: per stage and per config, ms. */
+export interface TimingsFile {
+  totalMs: number;
+  stages: Record<string, number>;
+  perChunker: Record<string, { chunkMs: number; bm25Ms: number; embedMs: number; chunks: number; cacheHit: boolean }>;
+  perConfig: Record<string, { retrieveMs: number; rerankMs: number; medianQueryMs: number }>;
+}
+
+/** A summary used to list runs (panel history, `spanproof report`). */
+export interface RunSummary {
+  id: string;
+  dir: string;
+  status: RunStatus;
+  startedAt: string;
+  endedAt: string | null;
+  questions: number | null;
+  configs: number | null;
+  top: string | null;
+}

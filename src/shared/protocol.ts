@@ -1,0 +1,230 @@
+/**
+ * Every message between the host (CLI or extension host), the grid worker (worker_threads) and the
+ * results webview. One file, typed, so the three sides cannot drift (pattern: vscode-eslint
+ * `customMessages.ts`, gitlens `ipc.ts`).
+ *
+ * Host ⇄ worker: requests carry a numeric correlation `id`; the worker answers each with exactly one
+ * `response` (ok or error), streams `progress` for it at least every 250 ms while it runs, and stops
+ * within one second after a `cancel` for that id (the response is then an error with code
+ * `cancelled`, and the run directory's status is `cancelled`).
+ *
+ * Host ⇄ webview: the webview sends `ready` first; the host holds messages until then. Requests carry
+ * a `seq` echoed by the `response`; `notify` messages are unsolicited.
+ *
+ * Pure types plus type guards; no Node or vscode imports, so the webview bundle can use it.
+ */
+import type { RunSettings } from './settings';
+import type {
+  AcceptanceReport,
+  QuestionRecord,
+  RankingEntry,
+  ResultsFile,
+  RunFile,
+  RunStatus,
+  RunSummary,
+  TimingsFile,
+} from '../core/runs/types';
+
+export type {
+  AcceptanceReport,
+  ConfigResult,
+  MeanCI,
+  QuestionRecord,
+  RankedSpan,
+  RankingEntry,
+  ResultsFile,
+  RunFile,
+  RunStatus,
+  RunSummary,
+  TimingsFile,
+  MissDetail,
+} from '../core/runs/types';
+
+// ------------------------------------------------------------------------------------------------
+// Host ⇄ worker
+
+/** Parameters of a grid run (SPEC §6). Paths are absolute. */
+export interface GridRunParams {
+  /** Corpus root. */
+  workspace: string;
+  /** Ground-truth file. */
+  groundTruthFile: string;
+  settings: RunSettings;
+  /** Exact run directory (CLI `--out`); default `<runsRoot>/<UTC timestamp>-<short hash>`. */
+  outDir?: string;
+  /** Parent of run directories; default `<workspace>/.spanproof/runs` (falls back to the user cache dir when not writable). */
+  runsRoot?: string;
+  /** Index/embedding cache directory; default `<workspace>/.spanproof/cache` (same fallback). */
+  cacheDir?: string;
+  /** Write `chunks/<chunker>.jsonl` into the run directory. */
+  keepChunks?: boolean;
+  /** Only these question ids (one-question re-run); others are not scored. */
+  questionIds?: string[];
+  /** When false, nothing is written to disk (one-question re-run from the editor); default true. */
+  writeRun?: boolean;
+  /** Return the per-(question, config) records in the response (default false). */
+  returnRecords?: boolean;
+  /** Optional marker for tests: fail the item of this (question id, config id) to exercise per-item failure. */
+  faultInjection?: { question: string; config: string };
+}
+
+/** Result of a grid run. */
+export interface GridRunResult {
+  /** Run directory, or null when `writeRun` was false. */
+  runDir: string | null;
+  status: RunStatus;
+  /** Where the run was written and why (e.g. workspace not writable → user cache dir). */
+  location: RunFile['location'] | null;
+  results: ResultsFile;
+  ranking: RankingEntry[];
+  timings: TimingsFile;
+  /** Present when `returnRecords` was true. */
+  records?: QuestionRecord[];
+  /** Non-fatal warnings (skipped files, excluded questions, failed items). */
+  warnings: string[];
+}
+
+/** The worker's request methods and their params/results. */
+export interface WorkerMethods {
+  'grid.run': { params: GridRunParams; result: GridRunResult };
+  ping: { params: Record<string, never>; result: { pid: number; version: string } };
+}
+export type WorkerMethod = keyof WorkerMethods;
+
+export type WorkerRequest = {
+  [M in WorkerMethod]: { kind: 'request'; id: number; method: M; params: WorkerMethods[M]['params'] };
+}[WorkerMethod];
+
+export interface CancelMessage {
+  kind: 'cancel';
+  /** The id of the request to cancel. */
+  id: number;
+}
+export interface ShutdownMessage {
+  kind: 'shutdown';
+}
+export type HostToWorker = WorkerRequest | CancelMessage | ShutdownMessage;
+
+/** Serialisable error (SpanproofError fields survive structured clone this way). */
+export interface ErrorPayload {
+  code: string;
+  message: string;
+  file?: string;
+  field?: string;
+  fix?: string;
+  stack?: string;
+}
+
+/** Progress of a request: `done` of `total` work items in `stage`. */
+export interface ProgressMessage {
+  kind: 'progress';
+  id: number;
+  done: number;
+  total: number;
+  /** `load` | `resolve` | `chunk:<chunker>` | `embed:<chunker>` | `retrieve:<chunker>` | `rerank:<chunker>` | `metrics` | `write`. */
+  stage: string;
+  detail?: string;
+}
+export type ResponseMessage = {
+  [M in WorkerMethod]:
+    | { kind: 'response'; id: number; ok: true; method: M; result: WorkerMethods[M]['result'] }
+    | { kind: 'response'; id: number; ok: false; method: M; error: ErrorPayload };
+}[WorkerMethod];
+export interface ReadyMessage {
+  kind: 'ready';
+  version: string;
+}
+export interface LogMessage {
+  kind: 'log';
+  level: 'info' | 'warn' | 'error';
+  message: string;
+}
+export type WorkerToHost = ReadyMessage | ProgressMessage | ResponseMessage | LogMessage;
+
+function isObj(x: unknown): x is Record<string, unknown> {
+  return typeof x === 'object' && x !== null;
+}
+export function isWorkerRequest(x: unknown): x is WorkerRequest {
+  return isObj(x) && x.kind === 'request' && typeof x.id === 'number' && typeof x.method === 'string';
+}
+export function isCancelMessage(x: unknown): x is CancelMessage {
+  return isObj(x) && x.kind === 'cancel' && typeof x.id === 'number';
+}
+export function isShutdownMessage(x: unknown): x is ShutdownMessage {
+  return isObj(x) && x.kind === 'shutdown';
+}
+export function isProgressMessage(x: unknown): x is ProgressMessage {
+  return isObj(x) && x.kind === 'progress' && typeof x.id === 'number' && typeof x.done === 'number' && typeof x.total === 'number';
+}
+export function isResponseMessage(x: unknown): x is ResponseMessage {
+  return isObj(x) && x.kind === 'response' && typeof x.id === 'number' && typeof x.ok === 'boolean';
+}
+export function isReadyMessage(x: unknown): x is ReadyMessage {
+  return isObj(x) && x.kind === 'ready';
+}
+export function isLogMessage(x: unknown): x is LogMessage {
+  return isObj(x) && x.kind === 'log' && typeof x.message === 'string';
+}
+
+// ------------------------------------------------------------------------------------------------
+// Host ⇄ webview (results panel)
+
+/** Everything the panel needs to show one run. */
+export interface RunData {
+  run: RunFile;
+  results: ResultsFile | null;
+  ranking: RankingEntry[] | null;
+  timings: TimingsFile | null;
+  /** questions.jsonl parsed. */
+  questions: QuestionRecord[];
+  /** evidence.json: the resolved questions with their evidence text (for highlighting). */
+  evidence: EvidenceFile | null;
+}
+
+/** evidence.json in the run directory: resolved questions with evidence text and the chunk texts needed by misses. */
+export interface EvidenceFile {
+  questions: Array<{
+    id: string;
+    question: string;
+    match: 'all' | 'any';
+    spans: Array<{ source: string; start: number; end: number; text: string }>;
+  }>;
+}
+
+/** Requests the webview makes; the host answers with a `response` carrying the same seq. */
+export interface WebviewMethods {
+  listRuns: { params: Record<string, never>; result: RunSummary[] };
+  loadRun: { params: { runDir: string }; result: RunData };
+  /** Text of a document range (for showing a chunk with the evidence highlighted). */
+  readSpan: { params: { source: string; start: number; end: number }; result: { text: string } | null };
+  /** Open the document at the span in an editor. */
+  revealSpan: { params: { source: string; start: number; end: number }; result: null };
+  runEvaluation: { params: { questionIds?: string[] }; result: null };
+  cancelEvaluation: { params: Record<string, never>; result: null };
+  exportReport: { params: { runDir: string; format: 'md' | 'html' | 'csv' }; result: { file: string } | null };
+}
+export type WebviewMethod = keyof WebviewMethods;
+
+export type WebviewToHost =
+  | { type: 'ready' }
+  | {
+      [M in WebviewMethod]: { type: 'request'; seq: number; method: M; params: WebviewMethods[M]['params'] };
+    }[WebviewMethod]
+  | { type: 'state'; state: unknown };
+
+export type HostToWebview =
+  | { type: 'response'; seq: number; ok: true; result: unknown }
+  | { type: 'response'; seq: number; ok: false; error: ErrorPayload }
+  | { type: 'notify'; event: 'runsChanged'; data: RunSummary[] }
+  | { type: 'notify'; event: 'showRun'; data: { runDir: string } }
+  | { type: 'notify'; event: 'progress'; data: { done: number; total: number; stage: string } }
+  | { type: 'notify'; event: 'runFinished'; data: { runDir: string | null; status: RunStatus } }
+  | { type: 'notify'; event: 'workerCrashed'; data: { message: string } };
+
+export function isWebviewToHost(x: unknown): x is WebviewToHost {
+  return isObj(x) && (x.type === 'ready' || x.type === 'state' || (x.type === 'request' && typeof x.seq === 'number' && typeof x.method === 'string'));
+}
+export function isHostToWebview(x: unknown): x is HostToWebview {
+  return isObj(x) && (x.type === 'response' || x.type === 'notify');
+}
+
