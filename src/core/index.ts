@@ -5,3 +5,5 @@
 export * from './types';
 export * from './errors';
 export { VERSION } from './version';
+export * from './corpus';
+export * from './groundtruth';
