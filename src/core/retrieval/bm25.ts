@@ -1,0 +1,94 @@
+/**
+ * `bm25` retriever (SPEC §5.1): MiniSearch over chunk text.
+ *
+ * Scoring is MiniSearch 7's `calcBM25Score` with `bm25: { k: 1.2, b: 0.75, d: 0 }`:
+ *
+ *   score(q, D) = Σ_{t ∈ q} IDF(t) · tf(t, D)·(k1 + 1) / (tf(t, D) + k1·(1 − b + b·|D| / avgdl))
+ *   IDF(t)      = ln(1 + (N − n(t) + 0.5) / (n(t) + 0.5))
+ *
+ * i.e. Okapi BM25 (Robertson & Zaragoza 2009) with the non-negative "Lucene" IDF. `d = 0` turns off
+ * MiniSearch's default BM25+ lower bound (its default is d = 0.5, b = 0.7). Two MiniSearch
+ * specifics, kept on purpose and pinned by the unit tests:
+ * - |D| (and avgdl) is the number of DISTINCT tokens of the chunk, not the total token count;
+ * - a query term repeated in the query counts once per occurrence.
+ * N = number of chunks, n(t) = chunks containing t, tf = occurrences of t in the chunk.
+ *
+ * Tokens: `Intl.Segmenter` (locale `en`, granularity `word`) segments with `isWordLike`, lower-cased
+ * with `String.prototype.toLowerCase` (locale-independent). ICU segments Chinese and Japanese by
+ * dictionary, so CJK text without spaces gets word tokens. No stemming, no stop words, exact match
+ * only (no prefix or fuzzy matching).
+ */
+import MiniSearch from 'minisearch';
+import type { Chunk } from '../types';
+import { SpanproofError } from '../errors';
+import { compareHits, type Hit } from './hit';
+
+/** BM25 parameters of SPEC §5.1, in MiniSearch's names (k = k1). */
+export const BM25_PARAMS = Object.freeze({ k: 1.2, b: 0.75, d: 0 });
+
+const segmenter = new Intl.Segmenter('en', { granularity: 'word' });
+
+/** The BM25 tokens of `text`: word-like `Intl.Segmenter` segments, lower-cased, in order. */
+export function bm25Tokens(text: string): string[] {
+  const out: string[] = [];
+  for (const s of segmenter.segment(text)) if (s.isWordLike) out.push(s.segment.toLowerCase());
+  return out;
+}
+
+interface Doc { id: number; text: string }
+
+const OPTIONS = {
+  fields: ['text'],
+  storeFields: [] as string[],
+  tokenize: bm25Tokens,
+  processTerm: (t: string) => t,
+  searchOptions: { bm25: BM25_PARAMS, prefix: false, fuzzy: false, combineWith: 'OR' as const },
+  autoVacuum: false,
+};
+
+const JSON_KIND = 'spanproof-bm25';
+const JSON_VERSION = 1;
+
+/** A BM25 index over one chunker's chunks. Immutable once built. */
+export class Bm25Index {
+  private constructor(private readonly ms: MiniSearch<Doc>, readonly size: number) {}
+
+  /** Indexes `chunks[i].text` under id i. */
+  static build(chunks: readonly Chunk[]): Bm25Index {
+    const ms = new MiniSearch<Doc>(OPTIONS);
+    for (let i = 0; i < chunks.length; i++) ms.add({ id: i, text: chunks[i].text });
+    return new Bm25Index(ms, chunks.length);
+  }
+
+  /**
+   * The `n` best chunks for `query` (only chunks sharing at least one token with it), best first;
+   * equal scores in ascending chunk index, i.e. (source, start) order. Deterministic. A query with no
+   * word tokens returns [].
+   */
+  search(query: string, n: number): Hit[] {
+    if (n <= 0) return [];
+    const results = this.ms.search(query);
+    const hits = results.map((r) => ({ chunk: r.id as number, score: r.score }));
+    hits.sort(compareHits);
+    return hits.length > n ? hits.slice(0, n) : hits;
+  }
+
+  /** A JSON-serialisable form for the disk cache ({@link Bm25Index.fromJSON} reads it back). */
+  toJSON(): unknown {
+    return { kind: JSON_KIND, version: JSON_VERSION, size: this.size, index: this.ms.toJSON() };
+  }
+
+  /** Rebuilds an index from {@link Bm25Index.toJSON}. Throws SpanproofError('bad-input') on a foreign or damaged object. */
+  static fromJSON(json: unknown): Bm25Index {
+    const j = json as { kind?: unknown; version?: unknown; size?: unknown; index?: unknown } | null;
+    if (!j || j.kind !== JSON_KIND || j.version !== JSON_VERSION || typeof j.size !== 'number' || typeof j.index !== 'object' || j.index === null) {
+      throw new SpanproofError('bad-input', 'not a Spanproof BM25 index (wrong kind or version).', { fix: 'Delete the cache entry; it is rebuilt.' });
+    }
+    try {
+      const ms = MiniSearch.loadJS<Doc>(j.index as Parameters<typeof MiniSearch.loadJS>[0], OPTIONS);
+      return new Bm25Index(ms, j.size);
+    } catch (e) {
+      throw new SpanproofError('bad-input', 'damaged BM25 index.', { fix: 'Delete the cache entry; it is rebuilt.', cause: e });
+    }
+  }
+}

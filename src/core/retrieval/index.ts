@@ -1,0 +1,24 @@
+/**
+ * Retrieval (SPEC §5.1, §5.2): the `bm25`, `dense` and `hybrid` retrievers and pool reranking.
+ *
+ * Every retriever returns {@link Hit}s — indexes into ONE chunker's chunk array (the chunkers return
+ * it sorted by (source, start)) with a score — best first, ties broken by ascending chunk index,
+ * so results are deterministic. Definitions and measured speeds: docs/retrieval.md.
+ *
+ * - {@link Bm25Index}: MiniSearch, BM25 k1 = 1.2, b = 0.75 (no BM25+ delta), IDF ln(1 + (N − n + 0.5)/(n + 0.5)),
+ *   document length = distinct tokens (MiniSearch); tokens = `Intl.Segmenter` word segments, lower-cased.
+ * - {@link DenseIndex}: exact dot product over every chunk (no ANN), top-N with a bounded heap;
+ *   `searchBatchAsync` uses an onnxruntime Gemm → TopK graph for large batches, same results.
+ * - {@link reciprocalRankFusion}: Σ 1/(k + rank), k = 60, ranks 1-based (Cormack, Clarke & Büttcher 2009).
+ * - {@link rerankPool}: scores the whole pool with a pair scorer, cached by (scorer id, query, sha256(chunk text)).
+ * - {@link retrievePools}: the three retrievers behind one batch call.
+ */
+export { compareHits, type Hit } from './hit';
+export { TopN } from './topk';
+export { Bm25Index, bm25Tokens, BM25_PARAMS } from './bm25';
+export { dotRow } from './dot';
+export { DenseIndex, ORT_MIN_WORK } from './dense';
+export { buildDenseTopKModel, disposeDenseOrt } from './dense-ort';
+export { reciprocalRankFusion } from './rrf';
+export { rerankPool, rerankCacheKey, sha256Hex, type RerankCache, type RerankScorer } from './rerank';
+export { retrievePools, DEFAULT_POOL, RRF_K, type QueryEmbedder, type RetrievalIndexes } from './retrieve';
