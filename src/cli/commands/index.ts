@@ -2,10 +2,12 @@
  * Registers every CLI command. One file per command; each exports `register(program, setExit)`.
  */
 import type { Command } from 'commander';
+import * as validate from './validate';
 
 export type SetExit = (code: number) => void;
 
 const modules: Array<{ register(program: Command, setExit: SetExit): void }> = [
+  validate,
   // Commands are added here as they land: validate, chunks, query, run, report, import, score.
 ];
 

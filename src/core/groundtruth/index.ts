@@ -128,7 +128,7 @@ export interface ResolveOptions {
 }
 
 export { parseGroundTruth, serializeGroundTruth } from './schema';
-export { readGroundTruth, writeGroundTruth } from './io';
+export { readGroundTruth, readGroundTruthWithText, writeGroundTruth } from './io';
 export { resolveEvidence, resolveGroundTruth } from './resolve';
 export { makeSelector } from './selector';
 export { lineOf } from './text';

@@ -1,3 +1,97 @@
+/**
+ * Reading and atomically writing ground-truth files (SPEC §3.1, §16). Reading never modifies the file.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdir, open, readFile, rename, unlink } from 'node:fs/promises';
+import * as path from 'node:path';
+import { SpanproofError } from '../errors';
 import type { GroundTruthFile } from './index';
-export async function readGroundTruth(file: string): Promise<GroundTruthFile> { void file; throw new Error('not implemented'); }
-export async function writeGroundTruth(file: string, gt: GroundTruthFile, opts: { expectedContent?: string | null } = {}): Promise<boolean> { void file; void gt; void opts; throw new Error('not implemented'); }
+import { parseGroundTruth, serializeGroundTruth } from './schema';
+
+/**
+ * Read and validate a ground-truth file.
+ * @throws SpanproofError('not-found') when the file does not exist; ('bad-input') when it is not
+ *   readable UTF-8 JSON of the §3.1 shape (message names file, JSON path and fix).
+ */
+export async function readGroundTruth(file: string): Promise<GroundTruthFile> {
+  return parseGroundTruth(await readText(file), file);
+}
+
+/**
+ * Like `readGroundTruth`, also returning the file's exact text — pass it as `expectedContent` to
+ * `writeGroundTruth` to refuse overwriting a concurrent change. Same errors as `readGroundTruth`.
+ */
+export async function readGroundTruthWithText(file: string): Promise<{ gt: GroundTruthFile; text: string }> {
+  const text = await readText(file);
+  return { gt: parseGroundTruth(text, file), text };
+}
+
+async function readText(file: string): Promise<string> {
+  let bytes: Buffer;
+  try {
+    bytes = await readFile(file);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') {
+      throw new SpanproofError('not-found', 'ground-truth file not found.', {
+        file, fix: 'create it in the editor (Spanproof: New Question from Selection), import one with `spanproof import`, or pass --groundtruth FILE.', cause: e,
+      });
+    }
+    throw new SpanproofError('bad-input', `cannot read the ground-truth file (${code ?? String(e)}).`, { file, fix: 'check that the path is a readable file.', cause: e });
+  }
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch (e) {
+    throw new SpanproofError('bad-input', 'the ground-truth file is not valid UTF-8.', { file, fix: 'save it as UTF-8.', cause: e });
+  }
+}
+
+/** The indentation of an existing JSON text (first indented line), so rewrites keep diffs small. */
+function detectIndent(json: string): string | undefined {
+  const m = /\n([ \t]+)\S/.exec(json);
+  return m?.[1];
+}
+
+/**
+ * Write `gt` to `file` atomically (temp file in the same folder, fsync, rename), creating the folder
+ * if needed. Keeps the existing file's indentation. Does not write when the serialised content equals
+ * the file's current content.
+ * @param opts.expectedContent when given, the write is refused with SpanproofError('bad-input') if the
+ *   file's current content differs (someone else changed it since it was read); `null` = expect no file.
+ * @returns whether the file was written.
+ */
+export async function writeGroundTruth(file: string, gt: GroundTruthFile, opts: { expectedContent?: string | null } = {}): Promise<boolean> {
+  let current: string | null = null;
+  try {
+    current = await readFile(file, 'utf8');
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw new SpanproofError('bad-input', 'cannot read the ground-truth file before writing it.', { file, cause: e });
+  }
+  if (opts.expectedContent !== undefined && current !== opts.expectedContent) {
+    throw new SpanproofError('bad-input', 'the ground-truth file changed on disk since it was read; not overwriting it.', {
+      file, fix: 'reload the file and apply the change again.',
+    });
+  }
+  const indent = (current !== null ? detectIndent(current) : undefined) ?? 2;
+  const text = serializeGroundTruth(gt, { indent });
+  if (text === current) return false;
+  const dir = path.dirname(file);
+  await mkdir(dir, { recursive: true });
+  const tmp = path.join(dir, `.${path.basename(file)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+  try {
+    const fh = await open(tmp, 'wx');
+    try {
+      await fh.writeFile(text, 'utf8');
+      await fh.sync();
+    } finally {
+      await fh.close();
+    }
+    await rename(tmp, file);
+  } catch (e) {
+    await unlink(tmp).catch(() => undefined);
+    throw new SpanproofError('bad-input', `cannot write the ground-truth file (${(e as NodeJS.ErrnoException).code ?? String(e)}).`, {
+      file, fix: 'check that the folder is writable.', cause: e,
+    });
+  }
+  return true;
+}

@@ -1,3 +1,174 @@
-import type { EvidenceResolution, EvidenceSelector, GroundTruthFile, Resolution, ResolveOptions } from './index';
-export function resolveEvidence(sel: EvidenceSelector, text: string | undefined, opts: ResolveOptions = {}): EvidenceResolution { void sel; void text; void opts; throw new Error('not implemented'); }
-export function resolveGroundTruth(gt: GroundTruthFile, textOf: (source: string) => string | undefined, opts: ResolveOptions = {}): Resolution { void gt; void textOf; void opts; throw new Error('not implemented'); }
+/**
+ * Resolution of evidence selectors to spans, exactly as SPEC §3.2:
+ *  5. `exact` shorter than `minQuoteLength` (checked first) → rejected;
+ *     source not in the corpus → stale ("source not found");
+ *  1. `text.slice(start, end) === exact` → resolved;
+ *  2. re-anchor: every occurrence of `exact` with `\r\n`, `\r`, `\n` treated as equal, mapped back to raw
+ *     offsets; best by prefix/suffix agreement, then by nearness to the old `start`; one best → moved
+ *     (or resolved, when the re-anchored offsets equal the cached ones: an EOL-only difference);
+ *  3. no occurrence → stale, with the nearest near-match for the report (never used as a resolution);
+ *  4. several equally good → ambiguous, with candidate offsets and lines.
+ */
+import { DEFAULT_SETTINGS } from '../../shared/settings';
+import type { Span } from '../types';
+import type {
+  AcceptanceReport, Candidate, EvidenceResolution, EvidenceSelector, GroundTruthFile, Resolution,
+  ResolvedQuestion, ResolveOptions,
+} from './index';
+import { nearestMatch } from './nearest';
+import { lineAt, lineStarts, normaliseEol, normaliseEolString, type NormalisedText } from './text';
+
+/** Lazily computed, reusable views of one document's text. */
+class DocumentView {
+  private norm?: NormalisedText;
+  private starts?: number[];
+  constructor(readonly text: string) {}
+  normalised(): NormalisedText { return (this.norm ??= normaliseEol(this.text)); }
+  line(offset: number): number { return lineAt((this.starts ??= lineStarts(this.text)), offset); }
+}
+
+/**
+ * Resolve one selector against the text of its source document (`undefined` = the source is not in
+ * the corpus). Pure; see the module comment for the rules. The returned span is in UTF-16 code units
+ * of `text` and never splits a `\r\n` pair.
+ */
+export function resolveEvidence(sel: EvidenceSelector, text: string | undefined, opts: ResolveOptions = {}): EvidenceResolution {
+  return resolveIn(sel, text === undefined ? undefined : new DocumentView(text), opts);
+}
+
+function resolveIn(sel: EvidenceSelector, doc: DocumentView | undefined, opts: ResolveOptions): EvidenceResolution {
+  const min = opts.minQuoteLength ?? DEFAULT_SETTINGS.minQuoteLength;
+  const len = sel.exact.trim().length;
+  if (len < min) {
+    return {
+      status: 'rejected',
+      reason: `quote is ${len} characters long (ignoring surrounding whitespace), shorter than the minimum of ${min}; quote a longer passage, or lower minQuoteLength`,
+    };
+  }
+  if (doc === undefined) return { status: 'stale', reason: 'source not found' };
+  const { text } = doc;
+  const source = sel.source;
+  // Rule 1: exact at offsets.
+  if (sel.start !== undefined && sel.end !== undefined && sel.end <= text.length && text.slice(sel.start, sel.end) === sel.exact) {
+    return { status: 'resolved', span: { source, start: sel.start, end: sel.end } };
+  }
+  // Rule 2: EOL-insensitive re-anchor.
+  const norm = doc.normalised();
+  const n = norm.text;
+  const q = normaliseEolString(sel.exact);
+  const prefix = sel.prefix === undefined ? '' : normaliseEolString(sel.prefix);
+  const suffix = sel.suffix === undefined ? '' : normaliseEolString(sel.suffix);
+  let bestScore = -1;
+  let best: number[] = [];
+  for (let i = n.indexOf(q); i >= 0; i = n.indexOf(q, i + 1)) {
+    const score = commonSuffixBefore(n, i, prefix) + commonPrefixAfter(n, i + q.length, suffix);
+    if (score > bestScore) { bestScore = score; best = [i]; }
+    else if (score === bestScore) best.push(i);
+  }
+  if (best.length === 0) {
+    const nearest = nearestMatch(sel.exact, text);
+    return { status: 'stale', reason: `quote not found in ${source}`, ...(nearest ? { nearest } : {}) };
+  }
+  if (best.length > 1 && sel.start !== undefined) {
+    const old = sel.start;
+    const dist = (i: number): number => Math.abs(norm.raw[i] - old);
+    const dMin = Math.min(...best.map(dist));
+    best = best.filter((i) => dist(i) === dMin);
+  }
+  const toSpan = (i: number): Span => ({ source, start: norm.raw[i], end: norm.raw[i + q.length] });
+  if (best.length > 1) {
+    const candidates: Candidate[] = best.map((i) => {
+      const s = toSpan(i);
+      return { start: s.start, end: s.end, line: doc.line(s.start) };
+    });
+    return { status: 'ambiguous', candidates };
+  }
+  const span = toSpan(best[0]);
+  return { status: span.start === sel.start && span.end === sel.end ? 'resolved' : 'moved', span };
+}
+
+/** Length of the longest common suffix of `prefix` and `n[0, at)`. */
+function commonSuffixBefore(n: string, at: number, prefix: string): number {
+  let k = 0;
+  while (k < prefix.length && at - 1 - k >= 0 && n.charCodeAt(at - 1 - k) === prefix.charCodeAt(prefix.length - 1 - k)) k++;
+  return k;
+}
+
+/** Length of the longest common prefix of `suffix` and `n[at, …)`. */
+function commonPrefixAfter(n: string, at: number, suffix: string): number {
+  let k = 0;
+  while (k < suffix.length && at + k < n.length && n.charCodeAt(at + k) === suffix.charCodeAt(k)) k++;
+  return k;
+}
+
+/**
+ * Resolve every evidence item of `gt` against the corpus (`textOf(source)` = the document text, or
+ * `undefined` when the source is not in the corpus) and build the acceptance report.
+ *
+ * A question counts as resolved only when **every** evidence item resolves — for `match: "any"` too:
+ * scoring a question against a subset of its alternatives would silently change what it measures, so a
+ * stale/ambiguous/rejected alternative excludes the whole question and is reported.
+ */
+export function resolveGroundTruth(gt: GroundTruthFile, textOf: (source: string) => string | undefined, opts: ResolveOptions = {}): Resolution {
+  const views = new Map<string, DocumentView | undefined>();
+  const viewOf = (source: string): DocumentView | undefined => {
+    if (!views.has(source)) {
+      const t = textOf(source);
+      views.set(source, t === undefined ? undefined : new DocumentView(t));
+    }
+    return views.get(source);
+  };
+  const updated = structuredClone(gt);
+  const acceptance: AcceptanceReport = { total: gt.questions.length, resolved: 0, moved: 0, stale: [], ambiguous: [], rejected: [], relocated: [] };
+  const questions: ResolvedQuestion[] = [];
+  const perEvidence: EvidenceResolution[][] = [];
+  let changed = false;
+
+  gt.questions.forEach((q, qi) => {
+    const rs = q.evidence.map((sel) => resolveIn(sel, viewOf(sel.source), opts));
+    perEvidence.push(rs);
+    let allResolved = true;
+    let anyMoved = false;
+    rs.forEach((r, j) => {
+      const sel = q.evidence[j];
+      switch (r.status) {
+        case 'resolved':
+          break;
+        case 'moved': {
+          anyMoved = true;
+          changed = true;
+          const target = updated.questions[qi].evidence[j];
+          target.start = r.span.start;
+          target.end = r.span.end;
+          acceptance.relocated.push({
+            id: q.id, source: sel.source, evidence: j,
+            from: { ...(sel.start !== undefined ? { start: sel.start } : {}), ...(sel.end !== undefined ? { end: sel.end } : {}) },
+            to: { start: r.span.start, end: r.span.end, line: viewOf(sel.source)!.line(r.span.start) },
+          });
+          break;
+        }
+        case 'stale':
+          allResolved = false;
+          acceptance.stale.push({ id: q.id, source: sel.source, exact: sel.exact, reason: r.reason, evidence: j, ...(r.nearest ? { nearest: r.nearest } : {}) });
+          break;
+        case 'ambiguous':
+          allResolved = false;
+          acceptance.ambiguous.push({ id: q.id, source: sel.source, exact: sel.exact, evidence: j, candidates: r.candidates });
+          break;
+        case 'rejected':
+          allResolved = false;
+          acceptance.rejected.push({ id: q.id, reason: r.reason, source: sel.source, evidence: j });
+          break;
+      }
+    });
+    if (!allResolved) return;
+    acceptance.resolved++;
+    if (anyMoved) acceptance.moved++;
+    questions.push({
+      id: q.id, question: q.question, ...(q.answer !== undefined ? { answer: q.answer } : {}),
+      match: q.match ?? 'all', tags: q.tags ?? [],
+      spans: rs.map((r) => (r as { span: Span }).span),
+    });
+  });
+  return { questions, perEvidence, acceptance, updated, changed };
+}

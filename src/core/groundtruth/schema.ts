@@ -1,3 +1,143 @@
+/**
+ * The ground-truth file format (SPEC §3.1): zod schema, parsing with messages that name the file, the
+ * JSON path and the fix, and stable serialisation (known keys in spec order, unknown keys preserved
+ * after them in their original order).
+ */
+import { z } from 'zod';
+import { SpanproofError } from '../errors';
 import type { GroundTruthFile } from './index';
-export function parseGroundTruth(json: string, file: string): GroundTruthFile { void json; void file; throw new Error('not implemented'); }
-export function serializeGroundTruth(gt: GroundTruthFile, opts: { indent?: number | string } = {}): string { void gt; void opts; throw new Error('not implemented'); }
+
+const offset = z.int().nonnegative();
+
+const selectorSchema = z.looseObject({
+  source: z.string().min(1),
+  exact: z.string().min(1),
+  prefix: z.string().optional(),
+  suffix: z.string().optional(),
+  start: offset.optional(),
+  end: offset.optional(),
+}).superRefine((s, ctx) => {
+  if ((s.start === undefined) !== (s.end === undefined)) {
+    ctx.addIssue({ code: 'custom', path: [s.start === undefined ? 'start' : 'end'], message: '"start" and "end" must be given together' });
+  } else if (s.start !== undefined && s.end !== undefined && s.start >= s.end) {
+    ctx.addIssue({ code: 'custom', path: ['end'], message: `"end" (${s.end}) must be greater than "start" (${s.start})` });
+  }
+});
+
+const questionSchema = z.looseObject({
+  id: z.string().min(1),
+  question: z.string(),
+  answer: z.string().optional(),
+  evidence: z.array(selectorSchema).min(1),
+  match: z.enum(['all', 'any']).optional(),
+  tags: z.array(z.string()).optional(),
+});
+
+const fileSchema = z.looseObject({
+  spanproof: z.literal(1),
+  corpus: z.string().optional(),
+  questions: z.array(questionSchema),
+}).superRefine((f, ctx) => {
+  const seen = new Map<string, number>();
+  f.questions.forEach((q, i) => {
+    const first = seen.get(q.id);
+    if (first !== undefined) ctx.addIssue({ code: 'custom', path: ['questions', i, 'id'], message: `duplicate question id "${q.id}" (also questions[${first}])` });
+    else seen.set(q.id, i);
+  });
+});
+
+/** Key order written to disk, per object kind (SPEC §3.1 order). */
+const FILE_KEYS = ['spanproof', 'corpus', 'questions'];
+const QUESTION_KEYS = ['id', 'question', 'answer', 'evidence', 'match', 'tags'];
+const SELECTOR_KEYS = ['source', 'exact', 'prefix', 'suffix', 'start', 'end'];
+
+/** `questions[3].evidence[0].exact` from a zod path. */
+export function jsonPath(path: ReadonlyArray<PropertyKey>): string {
+  let out = '';
+  for (const p of path) {
+    if (typeof p === 'number') out += `[${p}]`;
+    else {
+      const k = String(p);
+      out += /^[A-Za-z_$][\w$]*$/.test(k) ? (out ? `.${k}` : k) : `[${JSON.stringify(k)}]`;
+    }
+  }
+  return out || '(top level)';
+}
+
+/** What to do about an issue at `path` (last key decides). */
+function fixFor(path: ReadonlyArray<PropertyKey>, message: string): string {
+  const key = [...path].reverse().find((p) => typeof p === 'string');
+  if (message.startsWith('duplicate question id')) return 'give every question a unique "id".';
+  switch (key) {
+    case 'spanproof': return 'set "spanproof": 1 (the only format version).';
+    case 'questions': return 'make "questions" an array of question objects (it may be empty).';
+    case 'id': return 'give the question a non-empty string "id", unique in the file.';
+    case 'question': return 'give the question its text as a string "question".';
+    case 'answer': return 'make "answer" a string, or remove it.';
+    case 'evidence': return 'give the question an "evidence" array with at least one {"source", "exact"} selector.';
+    case 'match': return 'use "match": "all" (every span needed) or "any" (alternatives), or remove it.';
+    case 'tags': return 'make "tags" an array of strings, or remove it.';
+    case 'source': return 'set "source" to the document\'s POSIX path relative to the corpus root, e.g. "docs/intro.md".';
+    case 'exact': return 'set "exact" to the verbatim quote from the document (a non-empty string).';
+    case 'prefix': case 'suffix': return `make "${key}" a string of the text around the quote, or remove it.`;
+    case 'start': case 'end': return 'offsets are optional (the quote is the truth): remove "start" and "end", or set both to UTF-16 offsets with 0 ≤ start < end.';
+    default: return 'see the ground-truth format in docs/ground-truth.md.';
+  }
+}
+
+/**
+ * Parse and validate the text of a ground-truth file. `file` is only used in messages.
+ * @throws SpanproofError('bad-input') naming the file, the JSON path (or line/column for a syntax
+ *   error) and the fix. The first problem is the error's `field`; up to five are listed in the message.
+ */
+export function parseGroundTruth(json: string, file: string): GroundTruthFile {
+  let data: unknown;
+  try {
+    data = JSON.parse(json.charCodeAt(0) === 0xfeff ? json.slice(1) : json);
+  } catch (e) {
+    const msg = e instanceof Error ? e.message : String(e);
+    const pos = /position (\d+)/.exec(msg);
+    let field: string | undefined;
+    if (pos) {
+      const before = json.slice(0, Number(pos[1]));
+      const line = before.split(/\r\n|\r|\n/).length;
+      const column = before.length - Math.max(before.lastIndexOf('\n'), before.lastIndexOf('\r'));
+      field = `line ${line}, column ${column}`;
+    }
+    throw new SpanproofError('bad-input', `not valid JSON (${msg}).`, {
+      file, field, fix: 'correct the JSON syntax (a ground-truth file is one JSON object {"spanproof": 1, "questions": [...]}).', cause: e,
+    });
+  }
+  const parsed = fileSchema.safeParse(data);
+  if (!parsed.success) {
+    const issues = parsed.error.issues;
+    const first = issues[0];
+    const lines = issues.slice(0, 5).map((i) => `${jsonPath(i.path)}: ${i.message}`);
+    const more = issues.length > 5 ? ` (and ${issues.length - 5} more)` : '';
+    throw new SpanproofError('bad-input', `invalid ground-truth file: ${lines.join('; ')}${more}.`, {
+      file, field: jsonPath(first.path), fix: fixFor(first.path, first.message),
+    });
+  }
+  return parsed.data as GroundTruthFile;
+}
+
+function ordered(obj: Record<string, unknown>, known: readonly string[]): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const k of known) if (obj[k] !== undefined) out[k] = obj[k];
+  for (const k of Object.keys(obj)) if (!known.includes(k) && obj[k] !== undefined) out[k] = obj[k];
+  return out;
+}
+
+/**
+ * Serialise `gt` pretty-printed (default indent 2) with stable key order: known keys in SPEC §3.1
+ * order, unknown keys after them in their original order; ends with a newline. Deterministic.
+ */
+export function serializeGroundTruth(gt: GroundTruthFile, opts: { indent?: number | string } = {}): string {
+  const top = ordered(gt, FILE_KEYS);
+  top.questions = gt.questions.map((q) => {
+    const o = ordered(q, QUESTION_KEYS);
+    o.evidence = q.evidence.map((e) => ordered(e, SELECTOR_KEYS));
+    return o;
+  });
+  return `${JSON.stringify(top, null, opts.indent ?? 2)}\n`;
+}

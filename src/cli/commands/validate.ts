@@ -1,0 +1,84 @@
+/**
+ * `spanproof validate [--workspace DIR] [--groundtruth FILE] [--json] [--fix]` (SPEC §11): resolve the
+ * ground truth against the corpus and print the acceptance report. Exit 0 when every question
+ * resolved (moved counts as resolved), 1 when any evidence is stale/ambiguous/rejected, 2 when the
+ * ground-truth file is unreadable or invalid. Never writes the file unless `--fix` is given.
+ */
+import { copyFile } from 'node:fs/promises';
+import * as path from 'node:path';
+import type { Command } from 'commander';
+import { loadCorpus, type Corpus } from '../../core/corpus';
+import {
+  readGroundTruthWithText, resolveGroundTruth, writeGroundTruth, type AcceptanceReport,
+} from '../../core/groundtruth';
+import { DEFAULT_SETTINGS } from '../../shared/settings';
+import type { SetExit } from './index';
+
+interface ValidateOptions { workspace: string; groundtruth?: string; json?: boolean; fix?: boolean }
+
+export function register(program: Command, setExit: SetExit): void {
+  program
+    .command('validate')
+    .description('Resolve every evidence quote of the ground truth against the corpus and report the acceptance rate.')
+    .option('--workspace <dir>', 'corpus root', '.')
+    .option('--groundtruth <file>', `ground-truth file (default <workspace>/${DEFAULT_SETTINGS.groundTruthPath})`)
+    .option('--json', 'print only the acceptance report as JSON on stdout')
+    .option('--fix', 'write re-anchored (moved) offsets back to the file, atomically, keeping a .bak copy of the previous version')
+    .addHelpText('after', `
+Resolution (quote is the truth, offsets are a cache): exact at offsets → EOL-insensitive re-anchor by
+prefix/suffix then nearness (moved) → stale (nearest near-match shown) / ambiguous (candidate lines) /
+rejected (quote shorter than ${DEFAULT_SETTINGS.minQuoteLength} characters). Moved offsets are never written by
+validate itself; the editor writes them on save, or pass --fix.
+
+Exit codes: 0 every question resolved (moved counts as resolved); 1 some evidence is stale,
+ambiguous or rejected; 2 the ground-truth file is missing, unreadable or invalid.
+`)
+    .action(async (opts: ValidateOptions) => {
+      const workspace = opts.workspace;
+      const gtFile = opts.groundtruth ?? path.join(workspace, DEFAULT_SETTINGS.groundTruthPath);
+      const { gt, text } = await readGroundTruthWithText(gtFile);
+      const corpus = await loadCorpus(workspace);
+      const texts = new Map(corpus.documents.map((d) => [d.source, d.text]));
+      const res = resolveGroundTruth(gt, (s) => texts.get(s));
+      let written = false;
+      if (opts.fix && res.changed) {
+        await copyFile(gtFile, `${gtFile}.bak`);
+        written = await writeGroundTruth(gtFile, res.updated, { expectedContent: text });
+      }
+      if (opts.json) {
+        process.stdout.write(`${JSON.stringify({ ...res.acceptance, skipped: corpus.skipped, ...(opts.fix ? { written } : {}) }, null, 2)}\n`);
+      } else {
+        process.stdout.write(humanReport(gtFile, corpus, res.acceptance, opts.fix ? written : undefined));
+      }
+      setExit(res.acceptance.resolved === res.acceptance.total ? 0 : 1);
+    });
+}
+
+/** A one-line excerpt of a quote: line breaks shown as ⏎, at most `max` characters. */
+function excerpt(s: string, max = 70): string {
+  const flat = s.replace(/\r\n|\r|\n/g, '⏎');
+  const cut = [...flat];
+  return JSON.stringify(cut.length > max ? `${cut.slice(0, max - 1).join('')}…` : flat);
+}
+
+function humanReport(gtFile: string, corpus: Corpus, a: AcceptanceReport, written: boolean | undefined): string {
+  const out: string[] = [];
+  const pct = a.total === 0 ? 100 : (100 * a.resolved) / a.total;
+  out.push(`Ground truth ${gtFile}: ${a.total} questions against ${corpus.root} (${corpus.documents.length} documents${corpus.skipped.length ? `, ${corpus.skipped.length} skipped` : ''}).`);
+  out.push(`Accepted ${a.resolved}/${a.total} (${pct.toFixed(1)}%): ${a.moved} moved; ${a.stale.length} stale, ${a.ambiguous.length} ambiguous, ${a.rejected.length} rejected evidence item(s).`);
+  for (const s of corpus.skipped) out.push(`  skipped ${s.source}: ${s.reason} (${s.detail})`);
+  for (const r of a.relocated) {
+    out.push(`  MOVED     ${r.id} ${r.source}: offsets ${r.from.start ?? '?'}–${r.from.end ?? '?'} → ${r.to.start}–${r.to.end} (line ${r.to.line})`);
+  }
+  for (const s of a.stale) {
+    out.push(`  STALE     ${s.id} ${s.source}: ${excerpt(s.exact)} — ${s.reason}`);
+    if (s.nearest) out.push(`            nearest match at line ${s.nearest.line} (similarity ${s.nearest.similarity}): ${excerpt(s.nearest.text)}`);
+  }
+  for (const m of a.ambiguous) {
+    out.push(`  AMBIGUOUS ${m.id} ${m.source}: ${excerpt(m.exact)} — ${m.candidates.length} equally good occurrences at lines ${m.candidates.map((c) => c.line).join(', ')}; add or lengthen "prefix"/"suffix"`);
+  }
+  for (const r of a.rejected) out.push(`  REJECTED  ${r.id} ${r.source}: ${r.reason}`);
+  if (a.relocated.length && written === undefined) out.push('Moved offsets are not written by validate; save in the editor or run `spanproof validate --fix`.');
+  if (written) out.push(`Wrote updated offsets to ${gtFile} (previous version in ${gtFile}.bak).`);
+  return `${out.join('\n')}\n`;
+}
