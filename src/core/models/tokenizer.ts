@@ -1,0 +1,258 @@
+/**
+ * Tokenisation for ONNX model folders with `@huggingface/tokenizers` (pure JS). That library applies
+ * normaliser, pre-tokeniser and model, but does no padding and no truncation, so this module does
+ * both itself: it encodes each text WITHOUT special tokens, truncates the token ids, and then adds the
+ * special tokens described by the tokenizer.json `post_processor` (TemplateProcessing, BertProcessing,
+ * RobertaProcessing, or none).
+ */
+import { Tokenizer } from '@huggingface/tokenizers';
+import { SpanproofError } from '../errors';
+
+/** One encoded input row before padding. */
+export interface EncodedRow {
+  ids: number[];
+  /** Segment ids (`token_type_ids`): 0 for the first text, 1 for the second where the template says so. */
+  typeIds: number[];
+  /** Number of tokens of the texts themselves (no special tokens), before truncation. */
+  contentTokens: number;
+}
+
+type TemplatePiece = { kind: 'special'; ids: number[]; typeId: number } | { kind: 'seq'; which: 'A' | 'B'; typeId: number };
+
+interface Template {
+  single: TemplatePiece[];
+  pair: TemplatePiece[];
+}
+
+/** JSON objects as parsed from tokenizer.json / tokenizer_config.json. */
+export type JsonObject = Record<string, unknown>;
+
+/** A model tokenizer: ids without special tokens, truncation to `maxLength`, then the template. */
+export class ModelTokenizer {
+  private readonly tok: Tokenizer;
+  private readonly template: Template;
+  readonly padId: number;
+  readonly unkId: number | undefined;
+
+  /**
+   * @param tokenizerJson parsed tokenizer.json
+   * @param tokenizerConfig parsed tokenizer_config.json ({} when absent)
+   * @param maxLength maximum row length in tokens, special tokens included
+   * @param file file name used in error messages
+   */
+  constructor(
+    tokenizerJson: JsonObject,
+    tokenizerConfig: JsonObject,
+    readonly maxLength: number,
+    file: string,
+  ) {
+    const model = tokenizerJson.model as JsonObject | undefined;
+    if (!model || typeof model !== 'object' || typeof model.vocab !== 'object') {
+      throw new SpanproofError('model', 'tokenizer.json has no "model" with a "vocab".', {
+        file,
+        field: 'model.vocab',
+        fix: 'Use the tokenizer.json exported with the model (Hugging Face tokenizers format).',
+      });
+    }
+    const config: JsonObject = { ...tokenizerConfig };
+    // The JS library reads a WordLevel model's unknown token from the tokenizer config, not from the
+    // model block as the Rust library does; pass it along so unknown words map to [UNK].
+    if (model.type === 'WordLevel' && config.unk_token === undefined && typeof model.unk_token === 'string') {
+      config.unk_token = model.unk_token;
+    }
+    try {
+      this.tok = new Tokenizer(tokenizerJson, config);
+    } catch (e) {
+      throw new SpanproofError('model', `tokenizer.json could not be loaded: ${(e as Error).message}`, {
+        file,
+        fix: 'Use a tokenizer.json written by Hugging Face tokenizers (WordPiece, BPE, Unigram or WordLevel).',
+        cause: e,
+      });
+    }
+    this.template = readTemplate(tokenizerJson.post_processor as JsonObject | null | undefined, file);
+    const unkToken = typeof model.unk_token === 'string' ? model.unk_token : undefined;
+    this.unkId = unkToken === undefined ? undefined : this.tok.token_to_id(unkToken);
+    this.padId = readPadId(tokenizerJson, tokenizerConfig, this.tok);
+    const minimum = Math.max(specialCount(this.template.single), specialCount(this.template.pair)) + 2;
+    if (!(maxLength >= minimum)) {
+      throw new SpanproofError('model', `Maximum sequence length ${maxLength} leaves no room for text.`, {
+        file,
+        fix: 'Check model_max_length in tokenizer_config.json / max_position_embeddings in config.json.',
+      });
+    }
+  }
+
+  /** Token ids of `text` without special tokens and without truncation. */
+  idsOf(text: string): number[] {
+    const ids = this.tok.encode(text, { add_special_tokens: false }).ids;
+    for (const id of ids) {
+      if (typeof id !== 'number') {
+        throw new SpanproofError('model', 'The tokenizer produced a token that is not in its vocabulary and has no unknown token.', {
+          field: 'model.unk_token',
+          fix: 'Set "unk_token" in tokenizer.json\'s model or in tokenizer_config.json.',
+        });
+      }
+    }
+    return ids;
+  }
+
+  /** Number of tokens of `text`, no special tokens, no truncation. */
+  countTokens(text: string): number {
+    return this.idsOf(text).length;
+  }
+
+  /** One row for one text: truncated to `maxLength` (special tokens included). */
+  encodeSingle(text: string): EncodedRow {
+    const a = this.idsOf(text);
+    const budget = this.maxLength - specialCount(this.template.single);
+    return { ...assemble(this.template.single, a.slice(0, budget), []), contentTokens: a.length };
+  }
+
+  /**
+   * One row for a text pair (cross-encoder query + passage), truncated "longest first" as Hugging Face
+   * does by default: tokens are removed one at a time from the end of the longer text (the second on
+   * ties) until the row fits.
+   */
+  encodePair(first: string, second: string): EncodedRow {
+    const a = this.idsOf(first);
+    const b = this.idsOf(second);
+    const budget = this.maxLength - specialCount(this.template.pair);
+    let la = a.length;
+    let lb = b.length;
+    while (la + lb > budget) {
+      if (la > lb) la--;
+      else lb--;
+    }
+    return { ...assemble(this.template.pair, a.slice(0, la), b.slice(0, lb)), contentTokens: a.length + b.length };
+  }
+}
+
+function specialCount(pieces: TemplatePiece[]): number {
+  let n = 0;
+  for (const p of pieces) if (p.kind === 'special') n += p.ids.length;
+  return n;
+}
+
+function assemble(pieces: TemplatePiece[], a: number[], b: number[]): { ids: number[]; typeIds: number[] } {
+  const ids: number[] = [];
+  const typeIds: number[] = [];
+  for (const p of pieces) {
+    const part = p.kind === 'special' ? p.ids : p.which === 'A' ? a : b;
+    for (const id of part) {
+      ids.push(id);
+      typeIds.push(p.typeId);
+    }
+  }
+  return { ids, typeIds };
+}
+
+const PLAIN: Template = {
+  single: [{ kind: 'seq', which: 'A', typeId: 0 }],
+  pair: [
+    { kind: 'seq', which: 'A', typeId: 0 },
+    { kind: 'seq', which: 'B', typeId: 1 },
+  ],
+};
+
+/** Reads the special-token template of a tokenizer.json `post_processor`. */
+function readTemplate(pp: JsonObject | null | undefined, file: string): Template {
+  if (!pp) return PLAIN;
+  const special = (v: unknown): number => {
+    const pair = v as [string, number];
+    return pair[1];
+  };
+  switch (pp.type) {
+    case 'BertProcessing': {
+      const cls = special(pp.cls);
+      const sep = special(pp.sep);
+      return {
+        single: [sp([cls], 0), seq('A', 0), sp([sep], 0)],
+        pair: [sp([cls], 0), seq('A', 0), sp([sep], 0), seq('B', 1), sp([sep], 1)],
+      };
+    }
+    case 'RobertaProcessing': {
+      const cls = special(pp.cls);
+      const sep = special(pp.sep);
+      return {
+        single: [sp([cls], 0), seq('A', 0), sp([sep], 0)],
+        pair: [sp([cls], 0), seq('A', 0), sp([sep, sep], 0), seq('B', 0), sp([sep], 0)],
+      };
+    }
+    case 'TemplateProcessing': {
+      const tokens = (pp.special_tokens ?? {}) as Record<string, { ids: number[] }>;
+      const read = (list: unknown): TemplatePiece[] =>
+        (list as JsonObject[]).map((item) => {
+          if (item.SpecialToken) {
+            const s = item.SpecialToken as { id: string; type_id: number };
+            const ids = tokens[s.id]?.ids;
+            if (!ids) throw new SpanproofError('model', `post_processor names special token ${s.id} but does not define it.`, { file, field: 'post_processor.special_tokens' });
+            return sp(ids, s.type_id ?? 0);
+          }
+          const s = item.Sequence as { id: 'A' | 'B'; type_id: number };
+          return seq(s.id, s.type_id ?? 0);
+        });
+      return { single: read(pp.single), pair: read(pp.pair) };
+    }
+    case 'Sequence': {
+      // e.g. ByteLevel + TemplateProcessing: only the template part adds tokens.
+      const inner = (pp.processors as JsonObject[] | undefined)?.find((p) => p.type !== 'ByteLevel');
+      return readTemplate(inner, file);
+    }
+    case 'ByteLevel':
+      return PLAIN;
+    default:
+      throw new SpanproofError('model', `Unsupported tokenizer post_processor type ${String(pp.type)}.`, {
+        file,
+        field: 'post_processor.type',
+        fix: 'Supported: TemplateProcessing, BertProcessing, RobertaProcessing, ByteLevel, Sequence, or none.',
+      });
+  }
+}
+
+function sp(ids: number[], typeId: number): TemplatePiece {
+  return { kind: 'special', ids, typeId };
+}
+function seq(which: 'A' | 'B', typeId: number): TemplatePiece {
+  return { kind: 'seq', which, typeId };
+}
+
+function readPadId(tj: JsonObject, cfg: JsonObject, tok: Tokenizer): number {
+  const padding = tj.padding as { pad_id?: number } | null | undefined;
+  if (padding && typeof padding.pad_id === 'number') return padding.pad_id;
+  const named = typeof cfg.pad_token === 'string' ? cfg.pad_token : (cfg.pad_token as { content?: string } | undefined)?.content;
+  for (const t of [named, '[PAD]', '<pad>']) {
+    if (t === undefined) continue;
+    const id = tok.token_to_id(t);
+    if (id !== undefined) return id;
+  }
+  return 0;
+}
+
+/**
+ * A BERT WordPiece tokenizer.json built from a `vocab.txt` (one token per line, id = line number), as
+ * `BertTokenizerFast` would: BERT normaliser (lower-casing per `do_lower_case`, default true), BERT
+ * pre-tokeniser, `##` continuation prefix, `[CLS] A [SEP] (B [SEP])` template.
+ */
+export function wordPieceTokenizerJson(vocabText: string, lowercase: boolean, file: string): JsonObject {
+  const vocab: Record<string, number> = {};
+  const lines = vocabText.split(/\r?\n/);
+  if (lines.length > 0 && lines[lines.length - 1] === '') lines.pop();
+  lines.forEach((t, i) => {
+    if (!(t in vocab)) vocab[t] = i;
+  });
+  for (const t of ['[UNK]', '[CLS]', '[SEP]']) {
+    if (!(t in vocab)) {
+      throw new SpanproofError('model', `vocab.txt has no ${t} token.`, { file, fix: 'Use the vocab.txt of a BERT-style WordPiece model, or provide tokenizer.json.' });
+    }
+  }
+  const specials = ['[PAD]', '[UNK]', '[CLS]', '[SEP]', '[MASK]'].filter((t) => t in vocab);
+  return {
+    version: '1.0',
+    added_tokens: specials.map((t) => ({ id: vocab[t], content: t, single_word: false, lstrip: false, rstrip: false, normalized: false, special: true })),
+    normalizer: { type: 'BertNormalizer', clean_text: true, handle_chinese_chars: true, strip_accents: null, lowercase },
+    pre_tokenizer: { type: 'BertPreTokenizer' },
+    post_processor: { type: 'BertProcessing', sep: ['[SEP]', vocab['[SEP]']], cls: ['[CLS]', vocab['[CLS]']] },
+    decoder: { type: 'WordPiece', prefix: '##', cleanup: true },
+    model: { type: 'WordPiece', unk_token: '[UNK]', continuing_subword_prefix: '##', max_input_chars_per_word: 100, vocab },
+  };
+}
