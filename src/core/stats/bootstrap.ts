@@ -1,0 +1,172 @@
+/**
+ * Percentile bootstrap over questions (SPEC §7.4; Efron & Tibshirani, "An Introduction to the
+ * Bootstrap", 1993, §13.3). One set of resamples — B arrays of n question indices drawn with
+ * replacement from a seeded PRNG — is drawn once per run and applied to every config (paired), so a
+ * config's CI does not depend on which other configs ran.
+ *
+ * Missing values: a NaN entry (a failed item) is left out of every mean it would enter; it is never
+ * averaged as zero. A resample whose entries are all NaN is dropped from the percentile.
+ */
+import { SpanproofError } from '../errors';
+import { createRng } from './rng';
+
+/** A mean with its confidence interval. */
+export interface MeanCI {
+  mean: number;
+  lo: number;
+  hi: number;
+}
+
+/**
+ * B resamples of n indices in [0, n), drawn in order b = 0..B−1, i = 0..n−1 as
+ * `floor(rng() · n)` with `rng = createRng(seed)` (mulberry32). Deterministic for (n, B, seed).
+ */
+export function bootstrapResamples(n: number, B: number, seed: number): Uint32Array[] {
+  if (!Number.isInteger(n) || n < 0 || !Number.isInteger(B) || B < 0) {
+    throw new SpanproofError('bad-input', `bootstrapResamples needs integer n ≥ 0 and B ≥ 0 (got n=${n}, B=${B}).`, { field: 'bootstrap', fix: 'Use a whole number of resamples, e.g. 2000.' });
+  }
+  const rng = createRng(seed);
+  const out: Uint32Array[] = [];
+  for (let b = 0; b < B; b++) {
+    const r = new Uint32Array(n);
+    for (let i = 0; i < n; i++) r[i] = Math.floor(rng() * n);
+    out.push(r);
+  }
+  return out;
+}
+
+/**
+ * Quantile of ascending-sorted values, Hyndman & Fan (1996) type 7 — linear interpolation between
+ * order statistics, the default of R `quantile` and NumPy `percentile`: h = (m − 1)·p,
+ * Q = x[⌊h⌋] + (h − ⌊h⌋)·(x[⌊h⌋+1] − x[⌊h⌋]) (0-based). NaN for an empty array.
+ */
+export function quantileType7(sorted: ArrayLike<number>, p: number): number {
+  const m = sorted.length;
+  if (m === 0) return NaN;
+  const h = (m - 1) * p;
+  const lo = Math.floor(h);
+  const hi = Math.min(lo + 1, m - 1);
+  return sorted[lo] + (h - lo) * (sorted[hi] - sorted[lo]);
+}
+
+/** Mean of the finite entries of values (NaN when there are none). */
+export function meanOf(values: ArrayLike<number>): number {
+  let s = 0;
+  let c = 0;
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i];
+    if (v === v) {
+      s += v;
+      c++;
+    }
+  }
+  return c === 0 ? NaN : s / c;
+}
+
+function checkShape(n: number, resamples: readonly Uint32Array[]): void {
+  if (resamples.length > 0 && resamples[0].length !== n) {
+    throw new SpanproofError('invariant', `Bootstrap resamples are over ${resamples[0].length} questions but ${n} values were given.`);
+  }
+}
+
+/** Percentile interval of `stats` (one statistic per resample; NaN entries dropped). */
+function percentileInterval(stats: Float64Array, count: number, level: number): { lo: number; hi: number } {
+  const finite = stats.subarray(0, count).filter((v) => v === v).sort();
+  const alpha = (1 - level) / 2;
+  return { lo: quantileType7(finite, alpha), hi: quantileType7(finite, 1 - alpha) };
+}
+
+/**
+ * Mean of `values` (per-question scores) with its percentile bootstrap CI at `level` (default 0.95):
+ * lo/hi are the type-7 quantiles (1 − level)/2 and (1 + level)/2 of the B resample means. `mean` is
+ * the plain sample mean (not the mean of the resample means). NaN everywhere when no value is finite;
+ * lo = hi = NaN when B = 0.
+ * @throws SpanproofError('invariant') when the resamples were drawn for another n.
+ */
+export function percentileCI(values: ArrayLike<number>, resamples: readonly Uint32Array[], level = 0.95): MeanCI {
+  const n = values.length;
+  checkShape(n, resamples);
+  const stats = new Float64Array(resamples.length);
+  for (let b = 0; b < resamples.length; b++) {
+    const r = resamples[b];
+    let s = 0;
+    let c = 0;
+    for (let i = 0; i < n; i++) {
+      const v = values[r[i]];
+      if (v === v) {
+        s += v;
+        c++;
+      }
+    }
+    stats[b] = c === 0 ? NaN : s / c;
+  }
+  return { mean: meanOf(values), ...percentileInterval(stats, stats.length, level) };
+}
+
+/** A paired difference with its CI; `significant` when the CI excludes 0 (SPEC §7.4). */
+export interface DifferenceCI extends MeanCI {
+  significant: boolean;
+}
+
+/**
+ * Paired bootstrap CI of mean(a − b) over the questions where both are defined: the per-question
+ * differences dᵢ = aᵢ − bᵢ are resampled with the shared resamples. `significant` = lo > 0 or hi < 0.
+ * @throws SpanproofError('invariant') when a and b differ in length or the resamples do not match.
+ */
+export function pairedDifferenceCI(a: ArrayLike<number>, b: ArrayLike<number>, resamples: readonly Uint32Array[], level = 0.95): DifferenceCI {
+  if (a.length !== b.length) {
+    throw new SpanproofError('invariant', `Paired difference over ${a.length} vs ${b.length} questions.`);
+  }
+  const d = new Float64Array(a.length);
+  for (let i = 0; i < a.length; i++) d[i] = a[i] - b[i];
+  const ci = percentileCI(d, resamples, level);
+  return { ...ci, significant: ci.lo > 0 || ci.hi < 0 };
+}
+
+/** Pearson's r over the indices `idx` (all when omitted), pairs with a NaN dropped; NaN when n < 2 or a variance is 0. */
+function pearsonOver(x: ArrayLike<number>, y: ArrayLike<number>, idx?: Uint32Array): number {
+  const n = idx ? idx.length : x.length;
+  let c = 0;
+  let sx = 0;
+  let sy = 0;
+  for (let j = 0; j < n; j++) {
+    const i = idx ? idx[j] : j;
+    if (x[i] === x[i] && y[i] === y[i]) {
+      sx += x[i];
+      sy += y[i];
+      c++;
+    }
+  }
+  if (c < 2) return NaN;
+  const mx = sx / c;
+  const my = sy / c;
+  let sxy = 0;
+  let sxx = 0;
+  let syy = 0;
+  for (let j = 0; j < n; j++) {
+    const i = idx ? idx[j] : j;
+    if (x[i] === x[i] && y[i] === y[i]) {
+      const dx = x[i] - mx;
+      const dy = y[i] - my;
+      sxy += dx * dy;
+      sxx += dx * dx;
+      syy += dy * dy;
+    }
+  }
+  return sxx === 0 || syy === 0 ? NaN : sxy / Math.sqrt(sxx * syy);
+}
+
+/** Pearson's product-moment correlation r = Σ(x−x̄)(y−ȳ) / √(Σ(x−x̄)² Σ(y−ȳ)²) (SPEC §7.4). */
+export function pearson(x: ArrayLike<number>, y: ArrayLike<number>): number {
+  if (x.length !== y.length) throw new SpanproofError('invariant', `pearson over ${x.length} vs ${y.length} values.`);
+  return pearsonOver(x, y);
+}
+
+/** Pearson's r with its percentile bootstrap CI (resamples whose r is undefined are dropped). */
+export function pearsonCI(x: ArrayLike<number>, y: ArrayLike<number>, resamples: readonly Uint32Array[], level = 0.95): { r: number; lo: number; hi: number } {
+  const r = pearson(x, y);
+  checkShape(x.length, resamples);
+  const stats = new Float64Array(resamples.length);
+  for (let b = 0; b < resamples.length; b++) stats[b] = pearsonOver(x, y, resamples[b]);
+  return { r, ...percentileInterval(stats, stats.length, level) };
+}
