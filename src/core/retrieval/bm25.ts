@@ -11,6 +11,8 @@
  * specifics, kept on purpose and pinned by the unit tests:
  * - |D| (and avgdl) is the number of DISTINCT tokens of the chunk, not the total token count;
  * - a query term repeated in the query counts once per occurrence.
+ * MiniSearch's `search` also multiplies each score by the number of distinct query terms matched;
+ * {@link Bm25Index.search} divides that factor out again, so scores are the plain sum above.
  * N = number of chunks, n(t) = chunks containing t, tf = occurrences of t in the chunk.
  *
  * Tokens: `Intl.Segmenter` (locale `en`, granularity `word`) segments with `isWordLike`, lower-cased
@@ -68,7 +70,9 @@ export class Bm25Index {
   search(query: string, n: number): Hit[] {
     if (n <= 0) return [];
     const results = this.ms.search(query);
-    const hits = results.map((r) => ({ chunk: r.id as number, score: r.score }));
+    // MiniSearch multiplies each result's score by its number of matched query terms ("quality");
+    // divide it out so the score is the plain BM25 sum above.
+    const hits = results.map((r) => ({ chunk: r.id as number, score: r.score / (r.queryTerms.length || 1) }));
     hits.sort(compareHits);
     return hits.length > n ? hits.slice(0, n) : hits;
   }

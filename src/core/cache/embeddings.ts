@@ -1,0 +1,140 @@
+/**
+ * Content-addressed embedding cache (issue 3): one file per (document SHA-256, chunker config key,
+ * embedder id), so editing one document re-embeds only that document's chunks.
+ *
+ * Layout: `<dir>/embeddings/<embedder slug>/<sha256(chunker key) first 16 hex>/<document sha256>.f32`.
+ * File format (little-endian):
+ *   bytes 0..7   ASCII magic `SPEMB001`
+ *   bytes 8..11  uint32 header length H
+ *   12..12+H     UTF-8 JSON header {docSha, chunkerKey, embedderId, count, dim, textsSha}, space-padded
+ *                so the data starts at a multiple of 4
+ *   then         count × dim float32, row-major (row i = the document's i-th chunk)
+ * `textsSha` is the SHA-256 over the chunk texts (each followed by U+0000), so a stale or foreign file
+ * can never be returned. Files are written atomically (temp + rename); a missing, truncated, corrupt
+ * or mismatching file is ignored and recomputed (and overwritten). Write failures (read-only disk)
+ * are counted, never thrown: the cache is an optimisation.
+ */
+import { createHash } from 'node:crypto';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { writeFileAtomic } from '../runs/dir';
+
+const MAGIC = 'SPEMB001';
+
+/** Header of an embedding cache file. */
+interface EmbeddingHeader {
+  docSha: string;
+  chunkerKey: string;
+  embedderId: string;
+  count: number;
+  dim: number;
+  textsSha: string;
+}
+
+/** Counters of one cache instance: entries (documents) read, computed, and writes that failed. */
+export interface EmbeddingCacheStats {
+  hits: number;
+  misses: number;
+  /** Texts passed to compute functions. */
+  computedTexts: number;
+  writeErrors: number;
+}
+
+function sha256(s: string): string {
+  return createHash('sha256').update(s, 'utf8').digest('hex');
+}
+
+/** SHA-256 over the chunk texts, each followed by U+0000. */
+export function textsSha(texts: readonly string[]): string {
+  const h = createHash('sha256');
+  for (const t of texts) h.update(t, 'utf8').update('\0');
+  return h.digest('hex');
+}
+
+/** A filesystem-safe folder name for an id: readable prefix + 12 hex of its SHA-256. */
+export function slugOf(id: string): string {
+  return `${id.replace(/[^A-Za-z0-9._-]+/g, '_').slice(0, 48)}-${sha256(id).slice(0, 12)}`;
+}
+
+/** The per-(document, chunker, embedder) embedding store under `<dir>/embeddings`. */
+export class EmbeddingCache {
+  readonly stats: EmbeddingCacheStats = { hits: 0, misses: 0, computedTexts: 0, writeErrors: 0 };
+
+  /** @param dir the cache root, e.g. `<workspace>/.spanproof/cache` (see `resolveCacheDir`). */
+  constructor(readonly dir: string) {}
+
+  /** Path of the entry for (docSha, chunkerKey, embedderId). */
+  entryPath(docSha: string, chunkerKey: string, embedderId: string): string {
+    if (!/^[0-9a-f]{64}$/.test(docSha)) throw new TypeError(`docSha must be 64 lower-case hex digits, got "${docSha}"`);
+    return join(this.dir, 'embeddings', slugOf(embedderId), sha256(chunkerKey).slice(0, 16), `${docSha}.f32`);
+  }
+
+  /**
+   * The cached count × dim vectors of a document's chunk texts, or undefined when absent, damaged, or
+   * made for other texts / another dim. Does not touch the stats.
+   */
+  read(docSha: string, chunkerKey: string, embedderId: string, texts: readonly string[], dim: number): Float32Array | undefined {
+    let buf: Buffer;
+    try {
+      buf = readFileSync(this.entryPath(docSha, chunkerKey, embedderId));
+    } catch {
+      return undefined;
+    }
+    if (buf.length < 12 || buf.toString('latin1', 0, 8) !== MAGIC) return undefined;
+    const h = buf.readUInt32LE(8);
+    const dataStart = 12 + h;
+    if (dataStart > buf.length || dataStart % 4 !== 0) return undefined;
+    let header: EmbeddingHeader;
+    try {
+      header = JSON.parse(buf.toString('utf8', 12, dataStart)) as EmbeddingHeader;
+    } catch {
+      return undefined;
+    }
+    if (header.docSha !== docSha || header.chunkerKey !== chunkerKey || header.embedderId !== embedderId
+      || header.count !== texts.length || header.dim !== dim || header.textsSha !== textsSha(texts)) return undefined;
+    if (buf.length - dataStart !== texts.length * dim * 4) return undefined;
+    const out = new Float32Array(texts.length * dim);
+    new Uint8Array(out.buffer).set(buf.subarray(dataStart));
+    return out;
+  }
+
+  /** Stores vectors (texts.length × dim) for a document atomically; returns false (and counts) on failure. */
+  write(docSha: string, chunkerKey: string, embedderId: string, texts: readonly string[], dim: number, vectors: Float32Array): boolean {
+    const file = this.entryPath(docSha, chunkerKey, embedderId);
+    const header: EmbeddingHeader = { docSha, chunkerKey, embedderId, count: texts.length, dim, textsSha: textsSha(texts) };
+    let json = Buffer.from(JSON.stringify(header), 'utf8');
+    const pad = (4 - ((12 + json.length) % 4)) % 4;
+    if (pad) json = Buffer.concat([json, Buffer.from(' '.repeat(pad))]);
+    const head = Buffer.alloc(12);
+    head.write(MAGIC, 0, 'latin1');
+    head.writeUInt32LE(json.length, 8);
+    const data = Buffer.from(vectors.buffer, vectors.byteOffset, vectors.byteLength);
+    try {
+      mkdirSync(join(file, '..'), { recursive: true });
+      writeFileAtomic(file, Buffer.concat([head, json, data]));
+      return true;
+    } catch {
+      this.stats.writeErrors++;
+      return false;
+    }
+  }
+
+  /**
+   * The vectors of one document's chunk texts: from the cache when a valid entry exists, else
+   * `compute(texts)` (which must return texts.length × dim floats), stored, and returned.
+   */
+  async getOrCompute(docSha: string, chunkerKey: string, embedderId: string, texts: readonly string[], dim: number,
+    compute: (texts: readonly string[]) => Promise<Float32Array>): Promise<Float32Array> {
+    const hit = this.read(docSha, chunkerKey, embedderId, texts, dim);
+    if (hit) {
+      this.stats.hits++;
+      return hit;
+    }
+    this.stats.misses++;
+    this.stats.computedTexts += texts.length;
+    const v = await compute(texts);
+    if (v.length !== texts.length * dim) throw new TypeError(`embedding compute returned ${v.length} floats for ${texts.length} × ${dim}`);
+    this.write(docSha, chunkerKey, embedderId, texts, dim, v);
+    return v;
+  }
+}

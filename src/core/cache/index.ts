@@ -1,0 +1,17 @@
+/**
+ * The disk cache (issue 3): content-addressed, under `<workspace>/.spanproof/cache` (or the
+ * extension's storage / the user cache dir when the workspace is read-only — `resolveCacheDir` in
+ * src/core/runs). Everything in it can be deleted at any time; it is rebuilt.
+ *
+ * - {@link EmbeddingCache}: chunk embeddings per (document SHA-256, chunker config key, embedder id);
+ *   editing one document re-embeds only that document's chunks. Binary float32 + JSON header, atomic.
+ * - {@link embedChunksCached}: the chunk matrix of one chunker through that cache, one embed call for
+ *   all misses.
+ * - {@link PersistentRerankCache}: reranker pair scores, one file per scorer.
+ * - {@link cacheSizeReport}, {@link clearCache}.
+ * BM25 indexes are not cached: building one over the FastAPI docs takes milliseconds (docs/retrieval.md).
+ */
+export { EmbeddingCache, textsSha, slugOf, type EmbeddingCacheStats } from './embeddings';
+export { embedChunksCached, type ChunkEmbedder } from './embed-chunks';
+export { PersistentRerankCache } from './rerank-scores';
+export { cacheSizeReport, clearCache, type CacheSizeReport } from './report';

@@ -1,0 +1,68 @@
+/**
+ * Persisted reranker pair scores: one JSON file per scorer under `<dir>/rerank/<scorer slug>.json`,
+ * `{"kind": "spanproof-rerank-scores", "version": 1, "scorerId", "scores": {key: score}}` with keys
+ * from `rerankCacheKey` (scorer id, sha256(query), sha256(chunk text)). Loaded once; `flush()` writes
+ * it back atomically when something changed. A damaged or foreign file is ignored (starts empty).
+ */
+import { readFileSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { RerankCache } from '../retrieval/rerank';
+import { writeFileAtomic } from '../runs/dir';
+import { slugOf } from './embeddings';
+
+const KIND = 'spanproof-rerank-scores';
+
+/** A {@link RerankCache} backed by one file per scorer. Counts hits and misses of `get`. */
+export class PersistentRerankCache implements RerankCache {
+  private readonly scores = new Map<string, number>();
+  private dirty = false;
+  hits = 0;
+  misses = 0;
+
+  private constructor(readonly file: string, readonly scorerId: string) {}
+
+  /** Opens (or starts) the score file of `scorerId` under `<dir>/rerank/`. Never throws on a damaged file. */
+  static open(dir: string, scorerId: string): PersistentRerankCache {
+    const c = new PersistentRerankCache(join(dir, 'rerank', `${slugOf(scorerId)}.json`), scorerId);
+    try {
+      const j = JSON.parse(readFileSync(c.file, 'utf8')) as { kind?: unknown; version?: unknown; scorerId?: unknown; scores?: unknown };
+      if (j.kind === KIND && j.version === 1 && j.scorerId === scorerId && j.scores && typeof j.scores === 'object') {
+        for (const [k, v] of Object.entries(j.scores as Record<string, unknown>)) if (typeof v === 'number' && Number.isFinite(v)) c.scores.set(k, v);
+      }
+    } catch { /* absent or damaged: start empty */ }
+    return c;
+  }
+
+  get size(): number {
+    return this.scores.size;
+  }
+
+  get(key: string): number | undefined {
+    const v = this.scores.get(key);
+    if (v === undefined) this.misses++;
+    else this.hits++;
+    return v;
+  }
+
+  set(key: string, v: number): void {
+    if (!Number.isFinite(v)) return; // JSON cannot hold NaN/Infinity; such scores are simply recomputed
+    if (this.scores.get(key) !== v) {
+      this.scores.set(key, v);
+      this.dirty = true;
+    }
+  }
+
+  /** Writes the file atomically if anything changed. Returns false when the write failed (read-only disk). */
+  flush(): boolean {
+    if (!this.dirty) return true;
+    try {
+      mkdirSync(join(this.file, '..'), { recursive: true });
+      const scores = Object.fromEntries([...this.scores].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)));
+      writeFileAtomic(this.file, JSON.stringify({ kind: KIND, version: 1, scorerId: this.scorerId, scores }));
+      this.dirty = false;
+      return true;
+    } catch {
+      return false;
+    }
+  }
+}

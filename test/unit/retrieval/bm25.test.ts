@@ -1,0 +1,91 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { Bm25Index, bm25Tokens } from '../../../src/core/retrieval/index';
+import { chunksOf } from './helpers';
+
+// Toy corpus for a hand computation of BM25 as MiniSearch 7.2 computes it with
+// bm25 {k: 1.2, b: 0.75, d: 0} (node_modules/minisearch/dist/es/index.js, calcBM25Score and add()):
+//   IDF(t) = ln(1 + (N − n + 0.5) / (n + 0.5))                    (the non-negative "Lucene" IDF)
+//   term   = IDF · tf·(k1+1) / (tf + k1·(1 − b + b·|D|/avgdl))
+//   |D|    = number of DISTINCT tokens of the chunk (MiniSearch's field length).
+// d0 "The cat sat on the mat"        tokens the cat sat on the mat → distinct 5
+// d1 "the dog sat"                   distinct 3
+// d2 "cat and dog and cat and bird"  distinct 4 (cat and dog bird)
+// N = 3, avgdl = (5 + 3 + 4) / 3 = 4.
+const TOY = chunksOf(['The cat sat on the mat', 'the dog sat', 'cat and dog and cat and bird']);
+const LN16 = Math.log(1 + (3 - 2 + 0.5) / (2 + 0.5)); // n = 2 for cat, dog and sat: ln 1.6 = 0.47000362924573563
+
+test('bm25 scores equal the hand-computed BM25 on a 3-chunk corpus', () => {
+  const idx = Bm25Index.build(TOY);
+  // query "cat": d2 tf=2 |D|=4 → 2·2.2/(2 + 1.2·(0.25 + 0.75·4/4)) = 4.4/3.2 = 1.375
+  //              d0 tf=1 |D|=5 → 2.2/(1 + 1.2·(0.25 + 0.75·5/4)) = 2.2/2.425
+  const cat = idx.search('cat', 10);
+  assert.deepEqual(cat.map((h) => h.chunk), [2, 0]);
+  assert.ok(Math.abs(cat[0].score - LN16 * 1.375) < 1e-12);
+  assert.ok(Math.abs(cat[1].score - LN16 * (2.2 / 2.425)) < 1e-12);
+  assert.ok(Math.abs(cat[0].score - 0.6462549902128865) < 1e-12); // the numbers, evaluated once by hand in Python
+  assert.ok(Math.abs(cat[1].score - 0.42639504508891485) < 1e-12);
+
+  // query "Dog SAT" (case-insensitive): d1 |D|=3 → K = 1.2·(0.25 + 0.75·3/4) = 0.975, each term 2.2/1.975;
+  // d2: dog tf=1 |D|=4 → 2.2/2.2 = 1; d0: sat → 2.2/2.425.
+  const ds = idx.search('Dog SAT', 10);
+  assert.deepEqual(ds.map((h) => h.chunk), [1, 2, 0]);
+  assert.ok(Math.abs(ds[0].score - 2 * LN16 * (2.2 / 1.975)) < 1e-12);
+  assert.ok(Math.abs(ds[1].score - LN16) < 1e-12);
+  assert.ok(Math.abs(ds[2].score - LN16 * (2.2 / 2.425)) < 1e-12);
+  // a repeated query term counts once per occurrence (MiniSearch sums one clause per query token)
+  const cc = idx.search('cat cat', 10);
+  assert.ok(Math.abs(cc[0].score - 2 * LN16 * 1.375) < 1e-12);
+  // n cuts the list
+  assert.deepEqual(idx.search('Dog SAT', 2).map((h) => h.chunk), [1, 2]);
+});
+
+test('bm25: a term in every chunk still scores > 0 with the Lucene IDF; unknown terms and punctuation give nothing', () => {
+  const idx = Bm25Index.build(chunksOf(['alpha beta', 'alpha gamma', 'alpha delta']));
+  const hits = idx.search('alpha', 5);
+  // n = N = 3: IDF = ln(1 + 0.5/3.5) = ln(8/7); all |D| = 2 = avgdl → term = 2.2/2.2 = 1
+  assert.deepEqual(hits.map((h) => h.chunk), [0, 1, 2]);
+  for (const h of hits) assert.ok(Math.abs(h.score - Math.log(8 / 7)) < 1e-12);
+  assert.deepEqual(idx.search('zeta', 5), []);
+  assert.deepEqual(idx.search('?! ...', 5), []);
+  assert.deepEqual(idx.search('alpha', 0), []);
+});
+
+test('bm25 tokens are Intl.Segmenter word segments, lower-cased; Chinese and Japanese queries find their chunks', () => {
+  assert.deepEqual(bm25Tokens('FastAPI path-params, 3.14!'), ['fastapi', 'path', 'params', '3.14']);
+  assert.deepEqual(bm25Tokens('我喜欢吃苹果'), ['我', '喜欢', '吃', '苹果']);
+  const idx = Bm25Index.build(chunksOf([
+    'FastAPI uses Pydantic models for request bodies.',
+    '我喜欢吃苹果。苹果很好吃。',
+    '東京都に住んでいます。',
+    'Path parameters are declared in the route.',
+  ]));
+  assert.deepEqual(idx.search('苹果', 5).map((h) => h.chunk), [1]);
+  assert.deepEqual(idx.search('東京に', 5).map((h) => h.chunk), [2]);
+  assert.deepEqual(idx.search('PYDANTIC', 5).map((h) => h.chunk), [0]);
+});
+
+test('bm25 ties are broken by ascending chunk index ((source, start) order), deterministically', () => {
+  const chunks = chunksOf([
+    { source: 'a.md', text: 'nothing here' },
+    { source: 'a.md', text: 'same words here' },
+    { source: 'b.md', text: 'other text' },
+    { source: 'b.md', text: 'same words here' },
+    { source: 'c.md', text: 'same words here' },
+  ]);
+  const hits = Bm25Index.build(chunks).search('same words', 10);
+  assert.deepEqual(hits.map((h) => h.chunk), [1, 3, 4]);
+  assert.equal(hits[0].score, hits[1].score);
+  assert.equal(hits[1].score, hits[2].score);
+  // a second build gives the very same list; cutting at n keeps the lowest indexes among the tied
+  assert.deepEqual(Bm25Index.build(chunks).search('same words', 10), hits);
+  assert.deepEqual(Bm25Index.build(chunks).search('same words', 2).map((h) => h.chunk), [1, 3]);
+});
+
+test('bm25 index survives toJSON/fromJSON with identical results; foreign JSON is refused', () => {
+  const idx = Bm25Index.build(TOY);
+  const back = Bm25Index.fromJSON(JSON.parse(JSON.stringify(idx.toJSON())));
+  for (const q of ['cat', 'dog sat', 'the mat bird']) assert.deepEqual(back.search(q, 10), idx.search(q, 10));
+  assert.throws(() => Bm25Index.fromJSON({ kind: 'x' }), /not a Spanproof BM25 index/);
+  assert.throws(() => Bm25Index.fromJSON(null), /not a Spanproof BM25 index/);
+});
