@@ -1,5 +1,6 @@
 // Test inputs shared by the retrieval tests: chunk construction and a seeded PRNG.
 import type { Chunk } from '../../../src/core/types';
+import { createRng } from '../../../src/core/stats/rng';
 
 /** Chunks of one or more sources, in the order given (tests pass them in (source, start) order). */
 export function chunksOf(items: ReadonlyArray<string | { source: string; text: string }>): Chunk[] {
@@ -12,17 +13,8 @@ export function chunksOf(items: ReadonlyArray<string | { source: string; text: s
   });
 }
 
-/** mulberry32 (Tommy Ettinger, public domain): a tiny seeded PRNG returning floats in [0, 1). */
-export function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** The project's seeded PRNG (mulberry32, src/core/stats/rng.ts). */
+export const mulberry32 = createRng;
 
 /** rows × dim matrix of random unit vectors (Float32). */
 export function randomUnitRows(rnd: () => number, rows: number, dim: number): Float32Array {
