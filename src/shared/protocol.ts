@@ -189,6 +189,8 @@ export interface EvidenceFile {
     match: 'all' | 'any';
     spans: Array<{ source: string; start: number; end: number; text: string }>;
   }>;
+  /** Texts of the chunks misses point at (best chunk and its neighbour), per chunker, by chunk id. */
+  chunks?: Record<string, Record<string, string>>;
 }
 
 /** Requests the webview makes; the host answers with a `response` carrying the same seq. */

@@ -4,6 +4,7 @@
  * Offsets are UTF-16 code units; times are ISO-8601 UTC strings; durations are milliseconds.
  */
 import type { Cause } from '../types';
+import type { Cut } from '../attribution';
 import type { RunSettings } from '../../shared/settings';
 
 /** Lifecycle of a run (run.json `status`). */
@@ -104,6 +105,8 @@ export interface RankingEntry {
   latencyMs: number;
   contextChars: number;
   recommended: boolean;
+  /** Not significantly different from the top config (paired bootstrap). */
+  tiedWithTop?: boolean;
 }
 
 /** A ranked chunk of a result list or a pool. */
@@ -114,15 +117,8 @@ export interface RankedSpan {
   score: number;
 }
 
-/** Where the best chunk for a missed span sits relative to the evidence (for "where the cut fell"). */
-export interface MissDetail {
-  /** Evidence span that decided the cause. */
-  evidence: { source: string; start: number; end: number };
-  /** The chunk of the index covering most of that span. */
-  bestChunk: { source: string; start: number; end: number; coverage: number } | null;
-  /** Rank (1-based) of the best chunk in the final list, null when not in the pool. */
-  bestChunkRank: number | null;
-}
+/** Where the cut fell for a miss: the deciding evidence span, its best chunk, the adjacent chunk holding the rest, ranks (src/core/attribution `Cut`). */
+export type MissDetail = Cut;
 
 /** One line of questions.jsonl. */
 export interface QuestionRecord {

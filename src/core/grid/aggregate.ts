@@ -1,0 +1,135 @@
+/**
+ * Aggregation of a grid run (SPEC §7.1 aggregates, §7.4 statistics, §8 cause counts): per config the
+ * mean of every metric over the scored questions with a 95% percentile-bootstrap CI, the τ sweep of
+ * hit@k, cause counts, mean context cost, the quality rank and the paired-bootstrap difference to the
+ * top config.
+ *
+ * One set of B resamples of the question indices (src/core/stats, seeded) is applied to every config,
+ * so a config's numbers do not depend on which other configs ran, and differences are paired.
+ * A failed item is NaN in its config's column: left out of the means (percentileCI skips NaN) and
+ * listed in `failed`, never averaged as zero. The paired difference uses the questions both scored.
+ */
+import { CAUSES, type Cause } from '../types';
+import type { RunSettings } from '../../shared/settings';
+import type { ResolvedQuestion } from '../groundtruth';
+import { bootstrapResamples, pairedDifferenceCI, percentileCI } from '../stats';
+import { RESULT_METRICS, type ConfigResult, type MeanCI, type ResultMetric } from '../runs/types';
+import type { ConfigPlan } from './plan';
+import { TAU_SWEEP } from './plan';
+import type { ItemRecord } from './engine';
+
+/** Per-question metric key of src/core/metrics/span.ts for each results.json metric, at the run's k where `@5`. */
+function metricKey(m: ResultMetric, k: number): string {
+  switch (m) {
+    case 'coverage@5':
+      return `coverage@${k}`;
+    case 'precision@5':
+      return `precision@${k}`;
+    case 'iou@5':
+      return `iou@${k}`;
+    case 'iou_chroma@5':
+      return `iou_chroma@${k}`;
+    case 'mrr':
+      return 'rr';
+    default:
+      return m;
+  }
+}
+
+/** Values of one config over the questions (NaN = item failed / not scored). */
+type Column = Float64Array;
+
+function mean(col: Column): number {
+  let s = 0;
+  let n = 0;
+  for (const v of col) if (!Number.isNaN(v)) { s += v; n++; }
+  return n ? s / n : NaN;
+}
+
+export interface AggregateOutput {
+  configs: ConfigResult[];
+  /** Per config, per question: primary-metric column, for ranking and comparison. */
+  primary: Map<string, Column>;
+  /** The shared bootstrap resamples of question indices. */
+  resamples: Uint32Array[];
+}
+
+/**
+ * Aggregates the items of a run. `questions` fixes the question order (the bootstrap resamples
+ * index into it). Config entries are returned sorted by id.
+ */
+export function aggregate(configs: readonly ConfigPlan[], items: readonly ItemRecord[], questions: readonly ResolvedQuestion[], settings: RunSettings, explain: (c: ConfigResult, top: ConfigResult | null) => string): AggregateOutput {
+  const n = questions.length;
+  const qIndex = new Map(questions.map((q, i) => [q.id, i]));
+  const resamples = n > 0 ? bootstrapResamples(n, settings.bootstrap.resamples, settings.bootstrap.seed) : [];
+  const ci = (col: Column): MeanCI => (n > 0 ? percentileCI(col, resamples) : { mean: NaN, lo: NaN, hi: NaN });
+  const k = settings.k;
+  const byConfig = new Map<string, ItemRecord[]>();
+  for (const it of items) {
+    let l = byConfig.get(it.config);
+    if (!l) byConfig.set(it.config, (l = []));
+    l.push(it);
+  }
+  const primaryKey = metricKey(settings.primaryMetric as ResultMetric, k);
+  const primary = new Map<string, Column>();
+  const out: ConfigResult[] = [];
+  for (const c of [...configs].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))) {
+    const its = byConfig.get(c.id) ?? [];
+    const col = (f: (it: ItemRecord) => number | undefined): Column => {
+      const v = new Float64Array(n).fill(NaN);
+      for (const it of its) {
+        const qi = qIndex.get(it.question);
+        if (qi === undefined || it.status !== 'ok' || !it.scores) continue;
+        const x = f(it);
+        if (x !== undefined) v[qi] = x;
+      }
+      return v;
+    };
+    const metrics = {} as Record<ResultMetric, MeanCI>;
+    for (const m of RESULT_METRICS) {
+      const key = metricKey(m, k);
+      metrics[m] = ci(col((it) => it.scores!.metrics[key]));
+    }
+    const tauSweep: Record<string, MeanCI> = {};
+    for (const t of TAU_SWEEP) tauSweep[String(t)] = ci(col((it) => it.scores!.tauHits[String(t)]));
+    const causes = Object.fromEntries(CAUSES.map((x) => [x, 0])) as Record<Cause, number>;
+    for (const it of its) if (it.status === 'ok' && it.scores?.cause) causes[it.scores.cause]++;
+    const ok = its.filter((it) => it.status === 'ok' && it.scores);
+    primary.set(c.id, col((it) => it.scores!.metrics[primaryKey]));
+    out.push({
+      id: c.id,
+      chunker: c.chunker,
+      retriever: c.retriever,
+      rerank: c.rerank,
+      scored: ok.length,
+      failed: its.filter((it) => it.status === 'failed').map((it) => it.question).sort(),
+      metrics,
+      causes,
+      contextChars: mean(col((it) => it.scores!.metrics.contextChars)),
+      tauSweep,
+      vsTop: null,
+      rank: 0,
+      explanation: '',
+    });
+  }
+  // Quality rank: primary metric mean, descending; configs with nothing scored last; ties by id.
+  const q = (c: ConfigResult) => {
+    const v = primary.get(c.id)!;
+    const m = mean(v);
+    return Number.isNaN(m) ? -Infinity : m;
+  };
+  const order = [...out].sort((a, b) => q(b) - q(a) || (a.id < b.id ? -1 : 1));
+  order.forEach((c, i) => (c.rank = i + 1));
+  const top = order[0] ?? null;
+  if (top && q(top) !== -Infinity) {
+    const topCol = primary.get(top.id)!;
+    for (const c of out) {
+      if (c === top) continue;
+      const d = pairedDifferenceCI(primary.get(c.id)!, topCol, resamples);
+      if (!Number.isFinite(d.mean)) continue;
+      c.vsTop = { top: top.id, diff: { mean: d.mean, lo: d.lo, hi: d.hi }, significant: d.significant };
+    }
+  }
+  for (const c of out) c.explanation = explain(c, top);
+  return { configs: out, primary, resamples };
+}

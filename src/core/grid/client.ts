@@ -1,0 +1,121 @@
+/**
+ * Host-side client of the grid worker, used by BOTH the CLI and the extension: starts
+ * `dist/worker.js` (next to the bundle that imports this) in a worker_threads Worker, sends typed
+ * requests with correlation ids (src/shared/protocol.ts), delivers progress, cancels, and turns a
+ * worker crash into a rejected promise (never a host crash).
+ */
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { Worker } from 'node:worker_threads';
+import { SpanproofError, type SpanproofErrorCode } from '../errors';
+import { isLogMessage, isProgressMessage, isResponseMessage, type ErrorPayload, type GridRunParams, type GridRunResult, type HostToWorker, type ProgressMessage, type WorkerMethod, type WorkerMethods } from '../../shared/protocol';
+
+/**
+ * `dist/worker.js` beside the running bundle (dist/cli.js, dist/extension.js), else the repo's
+ * dist/worker.js (when running from sources under tsx).
+ */
+export function defaultWorkerPath(): string {
+  const beside = join(__dirname, 'worker.js');
+  if (existsSync(beside)) return beside;
+  return resolve(__dirname, '..', '..', '..', 'dist', 'worker.js');
+}
+
+/** Rebuilds a SpanproofError from a payload (the message already names file/field/fix). */
+export function errorFromPayload(p: ErrorPayload): SpanproofError {
+  const e = new SpanproofError(p.code as SpanproofErrorCode, p.message);
+  Object.assign(e, { file: p.file, field: p.field, fix: p.fix });
+  if (p.stack) e.stack = p.stack;
+  return e;
+}
+
+interface Pending {
+  resolve(v: unknown): void;
+  reject(e: Error): void;
+  onProgress?: (p: ProgressMessage) => void;
+}
+
+export interface GridClientOptions {
+  /** Path of the worker script; default {@link defaultWorkerPath}. */
+  workerPath?: string;
+  /** execArgv of the worker (e.g. `['--import', 'tsx']` to run src/worker/main.ts in tests). */
+  execArgv?: string[];
+  onLog?: (level: string, message: string) => void;
+}
+
+export class GridClient {
+  private worker: Worker | null = null;
+  private nextId = 1;
+  private readonly pending = new Map<number, Pending>();
+
+  constructor(private readonly opts: GridClientOptions = {}) {}
+
+  private start(): Worker {
+    if (this.worker) return this.worker;
+    const path = this.opts.workerPath ?? defaultWorkerPath();
+    if (!existsSync(path)) throw new SpanproofError('internal', `the worker script is missing: ${path}.`, { fix: 'run `npm run build`.' });
+    const w = new Worker(path, { execArgv: this.opts.execArgv });
+    w.on('message', (m: unknown) => {
+      if (isProgressMessage(m)) this.pending.get(m.id)?.onProgress?.(m);
+      else if (isResponseMessage(m)) {
+        const p = this.pending.get(m.id);
+        if (!p) return;
+        this.pending.delete(m.id);
+        if (m.ok) p.resolve(m.result);
+        else p.reject(errorFromPayload(m.error));
+      } else if (isLogMessage(m)) this.opts.onLog?.(m.level, m.message);
+    });
+    const failAll = (e: Error) => {
+      for (const p of this.pending.values()) p.reject(e);
+      this.pending.clear();
+      this.worker = null;
+    };
+    w.on('error', (e) => failAll(new SpanproofError('internal', `the grid worker crashed: ${e.message}`, { cause: e })));
+    w.on('exit', (code) => {
+      if (this.pending.size) failAll(new SpanproofError('internal', `the grid worker exited (code ${code}) during a request.`));
+      this.worker = null;
+    });
+    this.worker = w;
+    return w;
+  }
+
+  private post(m: HostToWorker): void {
+    this.start().postMessage(m);
+  }
+
+  /** Sends a request; `signal` aborting sends a cancel for it. */
+  request<M extends WorkerMethod>(method: M, params: WorkerMethods[M]['params'], opts: { onProgress?: (p: ProgressMessage) => void; signal?: AbortSignal } = {}): Promise<WorkerMethods[M]['result']> {
+    const id = this.nextId++;
+    return new Promise((resolvePromise, reject) => {
+      this.pending.set(id, { resolve: resolvePromise as (v: unknown) => void, reject, onProgress: opts.onProgress });
+      try {
+        this.post({ kind: 'request', id, method, params } as HostToWorker);
+      } catch (e) {
+        this.pending.delete(id);
+        reject(e as Error);
+        return;
+      }
+      if (opts.signal) {
+        const onAbort = () => this.cancel(id);
+        if (opts.signal.aborted) onAbort();
+        else opts.signal.addEventListener('abort', onAbort, { once: true });
+      }
+    });
+  }
+
+  /** Runs the grid in the worker. Rejects with SpanproofError('cancelled') when cancelled (its `file` is the run directory). */
+  run(params: GridRunParams, opts: { onProgress?: (p: ProgressMessage) => void; signal?: AbortSignal } = {}): Promise<GridRunResult> {
+    return this.request('grid.run', params, opts);
+  }
+
+  /** Cancels request `id` (the worker stops within a second and answers with code `cancelled`). */
+  cancel(id: number): void {
+    if (this.worker) this.worker.postMessage({ kind: 'cancel', id } satisfies HostToWorker);
+  }
+
+  /** Stops the worker thread (pending requests are rejected). */
+  async dispose(): Promise<void> {
+    const w = this.worker;
+    this.worker = null;
+    if (w) await w.terminate();
+  }
+}

@@ -1,0 +1,286 @@
+/**
+ * A whole grid run (SPEC §6 steps 1–5, §10): load the corpus and the ground truth, resolve it (stale,
+ * ambiguous and rejected questions are excluded and counted in `acceptance`, never scored), load the
+ * models once, run the engine, aggregate, rank, and write the run directory. Used by the worker
+ * (src/worker) for both the CLI and the extension.
+ *
+ * The run directory is created first with run.json `status: running`; it ends `succeeded`,
+ * `cancelled` (SpanproofError 'cancelled' from the signal) or `failed` (with the error). Earlier runs
+ * are never touched.
+ */
+import { createHash } from 'node:crypto';
+import { readFileSync, mkdirSync } from 'node:fs';
+import { isAbsolute, join, resolve } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { SpanproofError, isSpanproofError } from '../errors';
+import { VERSION } from '../version';
+import type { Chunk } from '../types';
+import { loadCorpus } from '../corpus';
+import { readGroundTruth, resolveGroundTruth, type ResolvedQuestion } from '../groundtruth';
+import { createMaxSimReranker, loadCrossEncoderFromFolder, loadDefaultEmbedder, loadEmbedderFromFolder, type PairScorer, type TextEmbedder } from '../models';
+import { EmbeddingCache, PersistentRerankCache, embedChunksCached } from '../cache';
+import { chunkerConfigKey } from '../chunking';
+import type { GridRunParams, GridRunResult, EvidenceFile } from '../../shared/protocol';
+import { createRunDir, resolveCacheDir, stableStringify, writeFileAtomic, type AcceptanceReport, type QuestionRecord, type RankingEntry, type ResultsFile, type RunFile, type TimingsFile } from '../runs';
+import { runEngine, engineTotal, type EngineOutput, type ItemRecord } from './engine';
+import { aggregate } from './aggregate';
+import { explainConfig } from './explain';
+import { buildRanking } from './ranking';
+
+export interface GridHooks {
+  signal?: AbortSignal;
+  onProgress?: (p: { done: number; total: number; stage: string }) => void;
+  onLog?: (level: 'info' | 'warn', message: string) => void;
+}
+
+function sha(s: string | Buffer): string {
+  return createHash('sha256').update(s).digest('hex');
+}
+
+function median(xs: number[]): number {
+  if (!xs.length) return 0;
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+}
+
+/** The questions.jsonl record of an item (SPEC §11 keys, plus `k`, `metrics`, `miss`, `error`). */
+export function questionRecord(it: ItemRecord, chunks: readonly Chunk[], k: number): QuestionRecord {
+  const span = (h: { chunk: number; score: number }) => {
+    const c = chunks[h.chunk];
+    return { source: c.source, start: c.start, end: c.end, score: h.score };
+  };
+  const m = it.scores?.metrics;
+  return {
+    question: it.question,
+    config: it.config,
+    status: it.status,
+    results: it.status === 'ok' ? it.final.map(span) : [],
+    pool: it.status === 'ok' ? it.pool.map(span) : [],
+    'coverage@5': m ? m['coverage@5'] : null,
+    'hit@5': m ? (m['hit@5'] as 0 | 1) : null,
+    rr: m ? m.rr : null,
+    cause: it.scores?.cause ?? null,
+    k,
+    ...(m && k !== 5 ? { [`coverage@${k}`]: m[`coverage@${k}`], [`hit@${k}`]: m[`hit@${k}`] } : {}),
+    ...(m ? { metrics: m, tauHits: it.scores!.tauHits } : {}),
+    ...(it.scores?.miss ? { miss: it.scores.miss } : {}),
+    ...(it.error ? { error: it.error } : {}),
+  };
+}
+
+function errorPayload(e: unknown): { code: string; message: string } {
+  return { code: isSpanproofError(e) ? e.code : 'internal', message: e instanceof Error ? e.message : String(e) };
+}
+
+/** Runs the grid and writes the run directory (unless `params.writeRun === false`). */
+export async function runGrid(params: GridRunParams, hooks: GridHooks = {}): Promise<GridRunResult> {
+  const t0 = performance.now();
+  const settings = params.settings;
+  const workspace = resolve(params.workspace);
+  const writeRun = params.writeRun !== false;
+  const warnings: string[] = [];
+  const stageMs: Record<string, number> = {};
+  const timeStage = async <T>(name: string, f: () => Promise<T> | T): Promise<T> => {
+    const t = performance.now();
+    try {
+      return await f();
+    } finally {
+      stageMs[name] = (stageMs[name] ?? 0) + performance.now() - t;
+    }
+  };
+  const progress = (done: number, total: number, stage: string) => hooks.onProgress?.({ done, total, stage });
+
+  progress(0, 1, 'load');
+  const corpus = await timeStage('load', () => loadCorpus(workspace, { include: settings.include, exclude: settings.exclude, maxFileBytes: settings.maxFileBytes }));
+  for (const s of corpus.skipped) warnings.push(`skipped ${s.source}: ${s.reason} (${s.detail})`);
+  const gtFile = resolve(params.groundTruthFile);
+  const gtBytes = (() => {
+    try { return readFileSync(gtFile); } catch { return Buffer.alloc(0); }
+  })();
+  const gt = await readGroundTruth(gtFile);
+  const byName = new Map(corpus.documents.map((d) => [d.source, d]));
+  const resolution = await timeStage('resolve', () => resolveGroundTruth(gt, (s) => byName.get(s)?.text, { minQuoteLength: settings.minQuoteLength }));
+  const acceptance = resolution.acceptance as unknown as AcceptanceReport;
+  let questions: ResolvedQuestion[] = resolution.questions;
+  if (params.questionIds) {
+    const want = new Set(params.questionIds);
+    questions = questions.filter((q) => want.has(q.id));
+    for (const id of want) if (!questions.some((q) => q.id === id)) warnings.push(`question ${id} is not resolved or does not exist; not scored`);
+  }
+  const excluded = acceptance.total - acceptance.resolved;
+  if (excluded > 0) warnings.push(`${excluded} of ${acceptance.total} questions excluded (stale ${acceptance.stale.length}, ambiguous ${acceptance.ambiguous.length}, rejected ${acceptance.rejected.length})`);
+
+  const corpusHash = sha(corpus.documents.map((d) => `${d.source}\0${d.sha256}`).join('\n'));
+  const groundTruthHash = sha(gtBytes);
+
+  // Run directory first, so a crash or cancel still leaves a record.
+  let runDir: string | null = null;
+  let run: RunFile | null = null;
+  const writeRunJson = () => {
+    if (runDir && run) writeFileAtomic(join(runDir, 'run.json'), JSON.stringify(run, null, 2) + '\n');
+  };
+  if (writeRun) {
+    const created = createRunDir({ workspace, runsRoot: params.runsRoot, outDir: params.outDir, inputsKey: stableStringify({ settings, corpusHash, groundTruthHash }) });
+    runDir = created.dir;
+    run = {
+      id: created.id,
+      status: 'running',
+      progress: { finished: 0, total: engineTotal(settings, questions.length) },
+      error: null,
+      startedAt: new Date().toISOString(),
+      endedAt: null,
+      toolVersion: VERSION,
+      settings,
+      workspace,
+      groundTruthFile: gtFile,
+      runDir,
+      location: created.location,
+      corpusHash,
+      groundTruthHash,
+      acceptance,
+      seed: settings.bootstrap.seed,
+      counts: { documents: corpus.documents.length, questions: questions.length, chunks: {} },
+    };
+    if (created.location.kind === 'user-cache') warnings.push(`the workspace is not writable; the run is written to ${runDir}`);
+    writeRunJson();
+  }
+
+  let embedder: TextEmbedder | null = null;
+  let reranker: PairScorer | null = null;
+  let rerankCache: PersistentRerankCache | null = null;
+  let lastRunJson = 0;
+  try {
+    const threads = settings.threads;
+    const modelPath = (p: string) => (isAbsolute(p) ? p : resolve(workspace, p));
+    embedder = await timeStage('models', () => (settings.embeddingModel ? loadEmbedderFromFolder(modelPath(settings.embeddingModel), { threads }) : loadDefaultEmbedder({ threads })));
+    if (settings.rerank.includes(true)) {
+      reranker = await timeStage('models', () => (settings.rerankerModel ? loadCrossEncoderFromFolder(modelPath(settings.rerankerModel), { threads }) : createMaxSimReranker({ threads })));
+    }
+    const cacheDir = params.cacheDir ? resolve(params.cacheDir) : resolveCacheDir(workspace);
+    const embCache = new EmbeddingCache(cacheDir);
+    rerankCache = reranker ? PersistentRerankCache.open(cacheDir, reranker.id) : null;
+    const docSha = new Map(corpus.documents.map((d) => [d.source, d.sha256]));
+    const emb = embedder;
+
+    const out: EngineOutput = await timeStage('engine', () =>
+      runEngine({
+        documents: corpus.documents,
+        questions,
+        settings,
+        embedder: emb,
+        reranker,
+        signal: hooks.signal,
+        faultInjection: params.faultInjection,
+        caches: {
+          embedChunks: (chunks, chunker) => embedChunksCached(chunks, docSha, chunkerConfigKey(chunker, settings.chunkerParams) + (chunker === 'semantic' ? `|${emb.id}` : ''), emb, embCache),
+          rerank: rerankCache ?? undefined,
+        },
+        onProgress: (p) => {
+          progress(p.done, p.total, p.stage);
+          if (run && performance.now() - lastRunJson > 1000) {
+            lastRunJson = performance.now();
+            run.progress = { finished: p.done, total: p.total, stage: p.stage };
+            writeRunJson();
+          }
+        },
+      }),
+    );
+    rerankCache?.flush();
+    for (const st of out.stages) if (st.error) warnings.push(st.error);
+
+    progress(0, 1, 'metrics');
+    const chunksOf = new Map(out.stages.map((s) => [s.chunker, s.chunks]));
+    const failedItems = out.items.filter((i) => i.status === 'failed');
+    for (const f of failedItems.slice(0, 20)) warnings.push(`item ${f.question} × ${f.config} failed: ${f.error}`);
+    if (failedItems.length > 20) warnings.push(`… ${failedItems.length - 20} more failed items`);
+    const agg = await timeStage('aggregate', () =>
+      aggregate(out.configs, out.items, questions, settings, (c, top) => explainConfig(c, top, settings.primaryMetric, out.configs.length)),
+    );
+    const results: ResultsFile = {
+      spanproof: 1,
+      k: settings.k,
+      tau: settings.tau,
+      n: settings.poolSize,
+      primaryMetric: settings.primaryMetric,
+      seed: settings.bootstrap.seed,
+      resamples: settings.bootstrap.resamples,
+      questions: questions.length,
+      acceptance,
+      configs: agg.configs,
+      skipped: corpus.skipped.map((s) => ({ source: s.source, reason: s.reason, detail: s.detail })),
+      errors: [
+        ...out.stages.filter((s) => s.error).map((s) => ({ stage: 'chunker', chunker: s.chunker, message: s.error! })),
+        ...failedItems.map((f) => ({ stage: 'item', config: f.config, question: f.question, message: f.error ?? 'failed' })),
+      ],
+    };
+
+    // Timings.
+    const perConfig: TimingsFile['perConfig'] = {};
+    for (const c of out.configs) {
+      const its = out.items.filter((i) => i.config === c.id && i.status === 'ok');
+      perConfig[c.id] = {
+        retrieveMs: its.reduce((s, i) => s + i.retrieveMs, 0),
+        rerankMs: its.reduce((s, i) => s + i.rerankMs, 0),
+        medianQueryMs: median(its.map((i) => i.retrieveMs + i.rerankMs)),
+      };
+    }
+    const timings: TimingsFile = {
+      totalMs: 0,
+      stages: stageMs,
+      perChunker: Object.fromEntries(out.stages.map((s) => [s.chunker, { chunkMs: s.chunkMs, bm25Ms: s.bm25Ms, embedMs: s.embedMs, chunks: s.chunks.length, cacheHit: false }])),
+      perConfig,
+    };
+    const ranking: RankingEntry[] = buildRanking(results, timings, settings, agg.primary, agg.resamples).entries;
+
+    const records = out.items.map((it) => questionRecord(it, chunksOf.get(it.chunker) ?? [], settings.k));
+    if (runDir && run) {
+      progress(0, 1, 'write');
+      const qOrder = new Map(questions.map((q, i) => [q.id, i]));
+      const sorted = [...records].sort((a, b) => (qOrder.get(a.question)! - qOrder.get(b.question)!) || (a.config < b.config ? -1 : a.config > b.config ? 1 : 0));
+      writeFileAtomic(join(runDir, 'results.json'), stableStringify(results, 2) + '\n');
+      writeFileAtomic(join(runDir, 'ranking.json'), stableStringify(ranking, 2) + '\n');
+      writeFileAtomic(join(runDir, 'questions.jsonl'), sorted.map((r) => stableStringify(r)).join('\n') + (sorted.length ? '\n' : ''));
+      const chunkTexts: Record<string, Record<string, string>> = {};
+      for (const it of out.items) {
+        const cut = it.scores?.miss;
+        if (!cut) continue;
+        const map = (chunkTexts[it.chunker] ??= {});
+        const cs = chunksOf.get(it.chunker) ?? [];
+        for (const ref of [cut.bestChunk, cut.neighbour]) if (ref && cs[ref.chunk]) map[ref.id] = cs[ref.chunk].text;
+      }
+      const evidence: EvidenceFile = {
+        questions: questions.map((q) => ({ id: q.id, question: q.question, match: q.match, spans: q.spans.map((s) => ({ ...s, text: byName.get(s.source)!.text.slice(s.start, s.end) })) })),
+        chunks: chunkTexts,
+      };
+      writeFileAtomic(join(runDir, 'evidence.json'), stableStringify(evidence, 2) + '\n');
+      if (params.keepChunks) {
+        mkdirSync(join(runDir, 'chunks'), { recursive: true });
+        for (const st of out.stages) {
+          writeFileAtomic(join(runDir, 'chunks', `${st.chunker}.jsonl`), st.chunks.map((c) => JSON.stringify({ chunker: st.chunker, id: c.id, source: c.source, start: c.start, end: c.end, text: c.text })).join('\n') + (st.chunks.length ? '\n' : ''));
+        }
+      }
+      timings.totalMs = performance.now() - t0;
+      writeFileAtomic(join(runDir, 'timings.json'), JSON.stringify(timings, null, 2) + '\n');
+      run.status = 'succeeded';
+      run.progress = { finished: run.progress.total, total: run.progress.total, stage: 'done' };
+      run.endedAt = new Date().toISOString();
+      run.counts = { documents: corpus.documents.length, questions: questions.length, chunks: Object.fromEntries(out.stages.map((s) => [s.chunker, s.chunks.length])) };
+      writeRunJson();
+    }
+    timings.totalMs = performance.now() - t0;
+    return { runDir, status: 'succeeded', location: run?.location ?? null, results, ranking, timings, ...(params.returnRecords ? { records } : {}), warnings };
+  } catch (e) {
+    if (run) {
+      run.status = isSpanproofError(e) && e.code === 'cancelled' ? 'cancelled' : 'failed';
+      run.error = errorPayload(e);
+      run.endedAt = new Date().toISOString();
+      try { writeRunJson(); } catch { /* the original error matters more */ }
+    }
+    if (isSpanproofError(e) && e.code === 'cancelled' && runDir) (e as SpanproofError & { runDir?: string }).runDir = runDir;
+    throw e;
+  } finally {
+    await embedder?.dispose().catch(() => undefined);
+    await reranker?.dispose().catch(() => undefined);
+  }
+}

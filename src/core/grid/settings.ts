@@ -1,0 +1,78 @@
+/**
+ * Validation of run settings (the CLI `--config FILE` JSON, the VS Code settings) with zod. Keys are
+ * those of RunSettings (src/shared/settings.ts); missing keys take DEFAULT_SETTINGS; an unknown key
+ * or a wrong value is a SpanproofError('bad-input') naming the file, the key and the fix.
+ */
+import { z } from 'zod';
+import { SpanproofError } from '../errors';
+import { DEFAULT_SETTINGS, type RunSettings } from '../../shared/settings';
+
+const chunker = z.enum(['fixed', 'recursive', 'sentence', 'heading', 'semantic']);
+const retriever = z.enum(['bm25', 'dense', 'hybrid']);
+const posInt = z.number().int().positive();
+
+const schema = z
+  .object({
+    include: z.array(z.string()),
+    exclude: z.array(z.string()),
+    maxFileBytes: posInt,
+    groundTruthPath: z.string(),
+    minQuoteLength: z.number().int().nonnegative(),
+    chunkers: z.array(chunker).min(1),
+    chunkerParams: z
+      .object({
+        fixed: z.object({ size: posInt, overlap: z.number().int().nonnegative() }).strict().partial(),
+        recursive: z.object({ size: posInt, overlap: z.number().int().nonnegative() }).strict().partial(),
+        sentence: z.object({ size: posInt }).strict().partial(),
+        heading: z.object({ maxSize: posInt }).strict().partial(),
+        semantic: z.object({ minSize: z.number().int().nonnegative(), maxSize: posInt, percentile: z.number().min(0).max(100), windowSentences: z.number().int().nonnegative() }).strict().partial(),
+      })
+      .strict()
+      .partial(),
+    retrievers: z.array(retriever).min(1),
+    rerank: z.array(z.boolean()).min(1),
+    embeddingModel: z.string(),
+    rerankerModel: z.string(),
+    k: posInt,
+    poolSize: posInt,
+    tau: z.number().gt(0).max(1),
+    weights: z.object({ quality: z.number(), latency: z.number(), context: z.number() }).strict().partial(),
+    primaryMetric: z.enum(['hit@1', 'hit@3', 'hit@5', 'hit@10', 'mrr', 'ndcg@5', 'ndcg@10', 'coverage@5', 'precision@5', 'iou@5']),
+    bootstrap: z.object({ resamples: z.number().int().nonnegative(), seed: z.number().int() }).strict().partial(),
+    threads: posInt,
+    judge: z.record(z.string(), z.unknown()),
+  })
+  .strict()
+  .partial();
+
+/**
+ * Merges `input` (parsed JSON) over DEFAULT_SETTINGS after validating it.
+ * @param file the file the object came from, named in errors.
+ * @throws SpanproofError('bad-input') naming `file`, the key (`chunkerParams.fixed.size`) and the fix.
+ */
+export function parseRunSettings(input: unknown, file = '--config'): RunSettings {
+  const r = schema.safeParse(input);
+  if (!r.success) {
+    const issue = r.error.issues[0];
+    const field = issue.path.map(String).join('.') || '(root)';
+    const keys = (issue as { keys?: string[] }).keys;
+    const fix = issue.code === 'unrecognized_keys' ? `remove ${keys?.join(', ')} (valid keys: ${Object.keys(DEFAULT_SETTINGS).join(', ')}).` : `give ${field} a valid value (${issue.message}).`;
+    throw new SpanproofError('bad-input', `invalid setting: ${issue.message}.`, { file, field: issue.code === 'unrecognized_keys' ? keys?.join(', ') : field, fix });
+  }
+  const v = r.data;
+  const d = DEFAULT_SETTINGS;
+  return {
+    ...d,
+    ...(v as Partial<RunSettings>),
+    chunkerParams: {
+      fixed: { ...d.chunkerParams.fixed, ...v.chunkerParams?.fixed },
+      recursive: { ...d.chunkerParams.recursive, ...v.chunkerParams?.recursive },
+      sentence: { ...d.chunkerParams.sentence, ...v.chunkerParams?.sentence },
+      heading: { ...d.chunkerParams.heading, ...v.chunkerParams?.heading },
+      semantic: { ...d.chunkerParams.semantic, ...v.chunkerParams?.semantic },
+    },
+    weights: { ...d.weights, ...v.weights },
+    bootstrap: { ...d.bootstrap, ...v.bootstrap },
+    judge: { ...d.judge, ...(v.judge as Partial<RunSettings['judge']> | undefined) },
+  };
+}

@@ -1,0 +1,114 @@
+/**
+ * Run directories (SPEC §10): `.spanproof/runs/<UTC timestamp>-<short hash>/` holding run.json,
+ * results.json, ranking.json, questions.jsonl, timings.json, evidence.json and (with --keep-chunks)
+ * chunks/<chunker>.jsonl. Every file is written atomically (temp file in the same folder + rename),
+ * so a killed or cancelled run never leaves a half-written file and never touches earlier runs.
+ *
+ * When the workspace is not writable (read-only checkout, mounted corpus) runs go to the per-user
+ * cache directory instead (`$XDG_CACHE_HOME/spanproof` or `~/.cache/spanproof`, `%LOCALAPPDATA%` on
+ * Windows), in a folder named after a hash of the workspace path; `location` says where and why.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdirSync, renameSync, writeFileSync, accessSync, constants, existsSync, unlinkSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { SpanproofError } from '../errors';
+import type { RunFile } from './types';
+
+export type RunLocation = RunFile['location'];
+
+/** Writes `data` to `file` atomically (temp file in the same directory, then rename). */
+export function writeFileAtomic(file: string, data: string | Uint8Array): void {
+  const tmp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+  try {
+    writeFileSync(tmp, data);
+    renameSync(tmp, file);
+  } catch (e) {
+    try { if (existsSync(tmp)) unlinkSync(tmp); } catch { /* best effort */ }
+    throw new SpanproofError('internal', `could not write ${file}: ${(e as Error).message}`, { file, cause: e });
+  }
+}
+
+/** The per-user cache directory for Spanproof (runs and caches of read-only workspaces). */
+export function userCacheDir(): string {
+  if (process.env.SPANPROOF_CACHE_DIR) return resolve(process.env.SPANPROOF_CACHE_DIR);
+  if (process.platform === 'win32' && process.env.LOCALAPPDATA) return join(process.env.LOCALAPPDATA, 'spanproof');
+  if (process.env.XDG_CACHE_HOME) return join(process.env.XDG_CACHE_HOME, 'spanproof');
+  return join(homedir(), '.cache', 'spanproof');
+}
+
+/** True when `dir` exists (or can be created) and a file can be written in it. */
+export function isWritableDir(dir: string): boolean {
+  try {
+    mkdirSync(dir, { recursive: true });
+    accessSync(dir, constants.W_OK);
+    const probe = join(dir, `.spanproof-probe-${process.pid}-${randomBytes(3).toString('hex')}`);
+    writeFileSync(probe, '');
+    unlinkSync(probe);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Short stable hash of a workspace path, naming its folder in the user cache dir. */
+function workspaceKey(workspace: string): string {
+  return createHash('sha256').update(resolve(workspace)).digest('hex').slice(0, 12);
+}
+
+/**
+ * Where runs of `workspace` live: `runsRoot` when given and writable, else `<workspace>/.spanproof/runs`
+ * when writable, else `<user cache>/workspaces/<hash>/runs`. Throws SpanproofError('bad-input') when an
+ * explicitly given `runsRoot` is not writable.
+ */
+export function resolveRunsRoot(workspace: string, runsRoot?: string): { root: string; location: RunLocation } {
+  if (runsRoot) {
+    if (!isWritableDir(runsRoot)) throw new SpanproofError('bad-input', `the runs folder is not writable.`, { file: runsRoot, fix: 'pass a writable folder with --out.' });
+    return { root: resolve(runsRoot), location: { kind: 'out' } };
+  }
+  const def = join(resolve(workspace), '.spanproof', 'runs');
+  if (isWritableDir(def)) return { root: def, location: { kind: 'workspace' } };
+  const alt = join(userCacheDir(), 'workspaces', workspaceKey(workspace), 'runs');
+  if (!isWritableDir(alt)) throw new SpanproofError('bad-input', `neither the workspace nor the user cache directory is writable.`, { file: alt, fix: 'pass a writable folder with --out.' });
+  return { root: alt, location: { kind: 'user-cache', reason: `workspace ${resolve(workspace)} is not writable` } };
+}
+
+/** Cache directory for indexes/embeddings: `<workspace>/.spanproof/cache`, or the user cache dir when not writable. */
+export function resolveCacheDir(workspace: string, cacheDir?: string): string {
+  if (cacheDir) {
+    mkdirSync(cacheDir, { recursive: true });
+    return resolve(cacheDir);
+  }
+  const def = join(resolve(workspace), '.spanproof', 'cache');
+  if (isWritableDir(def)) return def;
+  const alt = join(userCacheDir(), 'workspaces', workspaceKey(workspace), 'cache');
+  mkdirSync(alt, { recursive: true });
+  return alt;
+}
+
+/** `20261129T132345Z` for a date (UTC, second precision). */
+export function utcStamp(d: Date): string {
+  return d.toISOString().replace(/[-:]/g, '').replace(/\.\d{3}Z$/, 'Z');
+}
+
+/**
+ * Creates a new run directory `<root>/<UTC timestamp>-<short hash>` (or exactly `outDir` when given).
+ * The short hash is the first 8 hex digits of SHA-256 over `inputsKey` and the start time, so two runs
+ * never collide; a numeric suffix is added in the rare same-second case.
+ */
+export function createRunDir(opts: { workspace: string; runsRoot?: string; outDir?: string; inputsKey: string; now?: Date }): { id: string; dir: string; location: RunLocation } {
+  const now = opts.now ?? new Date();
+  if (opts.outDir) {
+    const dir = resolve(opts.outDir);
+    if (!isWritableDir(dir)) throw new SpanproofError('bad-input', `the output folder is not writable.`, { file: dir, fix: 'pass a writable folder with --out.' });
+    return { id: dir.split(/[\\/]/).pop() ?? 'run', dir, location: { kind: 'out' } };
+  }
+  const { root, location } = resolveRunsRoot(opts.workspace, opts.runsRoot);
+  const hash = createHash('sha256').update(opts.inputsKey).update(now.toISOString()).update(String(process.hrtime.bigint())).digest('hex').slice(0, 8);
+  const base = `${utcStamp(now)}-${hash}`;
+  let id = base;
+  for (let i = 2; existsSync(join(root, id)); i++) id = `${base}-${i}`;
+  const dir = join(root, id);
+  mkdirSync(dir, { recursive: true });
+  return { id, dir, location };
+}

@@ -1,0 +1,15 @@
+/**
+ * Runs on disk (SPEC §10–§11): the run directory, its files, atomic writes, deterministic JSON,
+ * listing and reading runs, and the fallback to a per-user cache directory when the workspace is
+ * not writable.
+ *
+ * Files: run.json (RunFile), results.json (ResultsFile; deterministic), ranking.json (RankingEntry[];
+ * depends on timings), questions.jsonl (QuestionRecord per line), timings.json (TimingsFile, ms),
+ * evidence.json (EvidenceFile: resolved questions with evidence text), chunks/<chunker>.jsonl with
+ * --keep-chunks.
+ */
+export * from './types';
+export { stableStringify, roundForJson } from './json';
+export { writeFileAtomic, userCacheDir, isWritableDir, resolveRunsRoot, resolveCacheDir, createRunDir, utcStamp } from './dir';
+export type { RunLocation } from './dir';
+export { readRun, listRuns, readQuestionsJsonl } from './read';

@@ -1,0 +1,69 @@
+/**
+ * Reading run directories back (panel history, compare, `spanproof report`). Tolerant: a run killed
+ * mid-way has a run.json with status `running`/`cancelled` and maybe no results; that is listed, not
+ * an error. A folder without run.json is not a run.
+ */
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { SpanproofError } from '../errors';
+import type { EvidenceFile, RunData } from '../../shared/protocol';
+import type { QuestionRecord, RankingEntry, ResultsFile, RunFile, RunSummary, TimingsFile } from './types';
+
+function readJson<T>(file: string): T | null {
+  if (!existsSync(file)) return null;
+  try {
+    return JSON.parse(readFileSync(file, 'utf8')) as T;
+  } catch (e) {
+    throw new SpanproofError('bad-input', `not valid JSON: ${(e as Error).message}`, { file, fix: 'the run file is damaged; re-run the evaluation.' });
+  }
+}
+
+/** Parses questions.jsonl (one QuestionRecord per line; blank lines ignored). Errors name the line. */
+export function readQuestionsJsonl(file: string): QuestionRecord[] {
+  if (!existsSync(file)) return [];
+  const out: QuestionRecord[] = [];
+  readFileSync(file, 'utf8').split('\n').forEach((line, i) => {
+    if (!line.trim()) return;
+    try {
+      out.push(JSON.parse(line) as QuestionRecord);
+    } catch (e) {
+      throw new SpanproofError('bad-input', `not valid JSON: ${(e as Error).message}`, { file, field: `line ${i + 1}`, fix: 're-run the evaluation.' });
+    }
+  });
+  return out;
+}
+
+/** Reads every file of a run directory. Throws SpanproofError('not-found') when `dir` has no run.json. */
+export function readRun(dir: string): RunData {
+  const d = resolve(dir);
+  const run = readJson<RunFile>(join(d, 'run.json'));
+  if (!run) throw new SpanproofError('not-found', 'not a Spanproof run directory (no run.json).', { file: d, fix: 'pass a folder under .spanproof/runs/.' });
+  return {
+    run,
+    results: readJson<ResultsFile>(join(d, 'results.json')),
+    ranking: readJson<RankingEntry[]>(join(d, 'ranking.json')),
+    timings: readJson<TimingsFile>(join(d, 'timings.json')),
+    questions: readQuestionsJsonl(join(d, 'questions.jsonl')),
+    evidence: readJson<EvidenceFile>(join(d, 'evidence.json')),
+  };
+}
+
+/** Lists the runs under `runsRoot`, newest first (by id, which starts with the UTC timestamp). */
+export function listRuns(runsRoot: string): RunSummary[] {
+  if (!existsSync(runsRoot)) return [];
+  const out: RunSummary[] = [];
+  for (const name of readdirSync(runsRoot)) {
+    const dir = join(runsRoot, name);
+    try {
+      if (!statSync(dir).isDirectory()) continue;
+      const run = readJson<RunFile>(join(dir, 'run.json'));
+      if (!run) continue;
+      const results = readJson<ResultsFile>(join(dir, 'results.json'));
+      const top = results?.configs.find((c) => c.rank === 1)?.id ?? null;
+      out.push({ id: run.id, dir, status: run.status, startedAt: run.startedAt, endedAt: run.endedAt, questions: results?.questions ?? null, configs: results?.configs.length ?? null, top });
+    } catch {
+      // a damaged run is skipped in the listing; readRun reports it when opened
+    }
+  }
+  return out.sort((a, b) => (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
+}

@@ -1,0 +1,77 @@
+/**
+ * The grid worker (worker_threads entry, bundled to dist/worker.js). It owns the indexes and the ONNX
+ * sessions of a run and speaks only src/shared/protocol.ts:
+ * - `request` → runs the method, streams `progress` (at least every 250 ms: throttled sends plus a
+ *   200 ms heartbeat while the engine yields), then exactly one `response`;
+ * - `cancel` → aborts that request's signal; the engine stops at its next yield (≤ ~40 ms of work);
+ * - `shutdown` → closes the port so the thread exits.
+ */
+import { parentPort } from 'node:worker_threads';
+import { isSpanproofError } from '../core/errors';
+import { VERSION } from '../core/version';
+import { runGrid } from '../core/grid/run';
+import { isCancelMessage, isShutdownMessage, isWorkerRequest, type ErrorPayload, type ProgressMessage, type WorkerRequest, type WorkerToHost } from '../shared/protocol';
+
+const port = parentPort;
+if (!port) throw new Error('spanproof worker: must run in a worker_threads Worker');
+
+const controllers = new Map<number, AbortController>();
+const send = (m: WorkerToHost) => port.postMessage(m);
+
+function toPayload(e: unknown): ErrorPayload {
+  if (isSpanproofError(e)) return { code: e.code, message: e.message, file: e.file, field: e.field, fix: e.fix, stack: e.stack };
+  const err = e instanceof Error ? e : new Error(String(e));
+  return { code: 'internal', message: err.message, stack: err.stack };
+}
+
+async function handle(req: WorkerRequest): Promise<void> {
+  const ac = new AbortController();
+  controllers.set(req.id, ac);
+  let last: ProgressMessage | null = null;
+  let lastSent = 0;
+  const emit = (force = false) => {
+    if (!last) return;
+    const now = Date.now();
+    if (force || now - lastSent >= 100) {
+      lastSent = now;
+      send(last);
+    }
+  };
+  const heartbeat = setInterval(() => emit(true), 200);
+  try {
+    if (req.method === 'ping') {
+      send({ kind: 'response', id: req.id, ok: true, method: 'ping', result: { pid: process.pid, version: VERSION } });
+      return;
+    }
+    if (req.method === 'grid.run') {
+      const result = await runGrid(req.params, {
+        signal: ac.signal,
+        onProgress: (p) => {
+          last = { kind: 'progress', id: req.id, done: p.done, total: p.total, stage: p.stage };
+          emit();
+        },
+        onLog: (level, message) => send({ kind: 'log', level, message }),
+      });
+      send({ kind: 'response', id: req.id, ok: true, method: 'grid.run', result });
+      return;
+    }
+    throw new Error(`unknown method ${(req as { method: string }).method}`);
+  } catch (e) {
+    const error = toPayload(e);
+    const runDir = (e as { runDir?: string }).runDir;
+    if (runDir) error.file = runDir;
+    send({ kind: 'response', id: req.id, ok: false, method: req.method, error } as WorkerToHost);
+  } finally {
+    clearInterval(heartbeat);
+    controllers.delete(req.id);
+  }
+}
+
+port.on('message', (msg: unknown) => {
+  if (isCancelMessage(msg)) controllers.get(msg.id)?.abort();
+  else if (isShutdownMessage(msg)) {
+    for (const c of controllers.values()) c.abort();
+    port.close();
+  } else if (isWorkerRequest(msg)) void handle(msg);
+});
+send({ kind: 'ready', version: VERSION });
