@@ -7,3 +7,5 @@ export * from './errors';
 export { VERSION } from './version';
 export * from './corpus';
 export * from './groundtruth';
+export * from './metrics/trec';
+export * from './metrics/generation';
