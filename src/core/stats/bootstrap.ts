@@ -71,7 +71,9 @@ function checkShape(n: number, resamples: readonly Uint32Array[]): void {
 
 /** Percentile interval of `stats` (one statistic per resample; NaN entries dropped). */
 function percentileInterval(stats: Float64Array, count: number, level: number): { lo: number; hi: number } {
-  const finite = stats.subarray(0, count).filter((v) => v === v).sort();
+  let finite = stats.subarray(0, count);
+  if (finite.some((v) => v !== v)) finite = finite.filter((v) => v === v);
+  finite.sort();
   const alpha = (1 - level) / 2;
   return { lo: quantileType7(finite, alpha), hi: quantileType7(finite, 1 - alpha) };
 }
@@ -86,19 +88,32 @@ function percentileInterval(stats: Float64Array, count: number, level: number): 
 export function percentileCI(values: ArrayLike<number>, resamples: readonly Uint32Array[], level = 0.95): MeanCI {
   const n = values.length;
   checkShape(n, resamples);
+  // Copy into a Float64Array (monomorphic inner loop); NaN (missing) entries become 0 with weight 0.
+  const v = new Float64Array(n);
+  const w = new Uint8Array(n);
+  let missing = 0;
+  for (let i = 0; i < n; i++) {
+    const x = values[i];
+    if (x === x) {
+      v[i] = x;
+      w[i] = 1;
+    } else missing++;
+  }
   const stats = new Float64Array(resamples.length);
   for (let b = 0; b < resamples.length; b++) {
     const r = resamples[b];
     let s = 0;
-    let c = 0;
-    for (let i = 0; i < n; i++) {
-      const v = values[r[i]];
-      if (v === v) {
-        s += v;
-        c++;
+    if (missing === 0) {
+      for (let i = 0; i < n; i++) s += v[r[i]];
+      stats[b] = n === 0 ? NaN : s / n;
+    } else {
+      let c = 0;
+      for (let i = 0; i < n; i++) {
+        s += v[r[i]];
+        c += w[r[i]];
       }
+      stats[b] = c === 0 ? NaN : s / c;
     }
-    stats[b] = c === 0 ? NaN : s / c;
   }
   return { mean: meanOf(values), ...percentileInterval(stats, stats.length, level) };
 }
