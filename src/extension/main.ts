@@ -1,20 +1,26 @@
 /**
  * VS Code entry point: adapts the editor to the core. Activation failures are caught and shown,
- * because VS Code would otherwise swallow them.
+ * because VS Code would otherwise swallow them. Everything registered goes to `context.subscriptions`.
  */
 import * as vscode from 'vscode';
+import { Spanproof } from './spanproof';
 
-export function activate(context: vscode.ExtensionContext): void {
+let instance: Spanproof | undefined;
+
+export async function activate(context: vscode.ExtensionContext): Promise<Spanproof | undefined> {
   try {
-    context.subscriptions.push(
-      vscode.commands.registerCommand('spanproof.validateGroundTruth', () => {
-        void vscode.window.showInformationMessage('Spanproof: validation is not wired up yet.');
-      }),
-    );
+    instance = new Spanproof(context);
+    context.subscriptions.push(instance);
+    await instance.start();
+    return instance;
   } catch (e) {
-    void vscode.window.showErrorMessage(`Spanproof failed to activate: ${e instanceof Error ? e.message : String(e)}`);
-    throw e;
+    const msg = e instanceof Error ? e.message : String(e);
+    void vscode.window.showErrorMessage(`Spanproof failed to activate: ${msg}`);
+    console.error('Spanproof failed to activate', e);
+    return undefined;
   }
 }
 
-export function deactivate(): void {}
+export function deactivate(): void {
+  instance = undefined;
+}

@@ -1,0 +1,77 @@
+/**
+ * The one typed place that reads `spanproof.*` settings. The keys are those of `RunSettings`
+ * (src/shared/settings.ts); nested objects are contributed as dotted leaf settings
+ * (`spanproof.weights.quality`), which VS Code returns merged when the parent key is read.
+ */
+import * as vscode from 'vscode';
+import { DEFAULT_SETTINGS, type RunSettings } from '../shared/settings';
+
+const SECTION = 'spanproof';
+
+/** What a changed key invalidates. Ordered from cheapest to most expensive. */
+export type Invalidation = 'ranking' | 'metrics' | 'retrieval' | 'index' | 'corpus' | 'groundtruth';
+
+/** Which cached work each top-level key makes stale (SPEC §2: caches keyed by content + component config). */
+export const INVALIDATES: Record<keyof RunSettings, Invalidation> = {
+  include: 'corpus',
+  exclude: 'corpus',
+  maxFileBytes: 'corpus',
+  groundTruthPath: 'groundtruth',
+  minQuoteLength: 'groundtruth',
+  chunkers: 'index',
+  chunkerParams: 'index',
+  embeddingModel: 'index',
+  retrievers: 'retrieval',
+  rerank: 'retrieval',
+  rerankerModel: 'retrieval',
+  poolSize: 'retrieval',
+  threads: 'retrieval',
+  k: 'metrics',
+  tau: 'metrics',
+  bootstrap: 'metrics',
+  judge: 'metrics',
+  weights: 'ranking',
+  primaryMetric: 'ranking',
+};
+
+function merge<T>(def: T, value: unknown): T {
+  if (value === undefined || value === null) return def;
+  if (typeof def === 'object' && def !== null && !Array.isArray(def) && typeof value === 'object' && !Array.isArray(value)) {
+    const out: Record<string, unknown> = { ...(def as Record<string, unknown>) };
+    for (const [k, v] of Object.entries(def as Record<string, unknown>)) out[k] = merge(v, (value as Record<string, unknown>)[k]);
+    return out as T;
+  }
+  if (typeof value !== typeof def || Array.isArray(def) !== Array.isArray(value)) return def;
+  return value as T;
+}
+
+/** The run settings for `folder` (workspace-folder scope), defaults filled in for anything unset or mistyped. */
+export function readSettings(folder?: vscode.WorkspaceFolder): RunSettings {
+  const cfg = vscode.workspace.getConfiguration(SECTION, folder?.uri);
+  const out = {} as Record<string, unknown>;
+  for (const key of Object.keys(DEFAULT_SETTINGS) as (keyof RunSettings)[]) {
+    out[key] = merge(DEFAULT_SETTINGS[key], cfg.get(key));
+  }
+  const s = out as unknown as RunSettings;
+  // Workspace Trust: model folders and endpoints are restricted settings; VS Code already ignores
+  // workspace values of them when untrusted, this makes the rule explicit for user-level values too.
+  if (!vscode.workspace.isTrusted) {
+    s.embeddingModel = '';
+    s.rerankerModel = '';
+    s.judge = { ...s.judge, endpoint: '' };
+  }
+  return s;
+}
+
+/** The keys of RunSettings a configuration change touched (for `folder`, or any scope). */
+export function changedKeys(e: vscode.ConfigurationChangeEvent, folder?: vscode.WorkspaceFolder): (keyof RunSettings)[] {
+  return (Object.keys(DEFAULT_SETTINGS) as (keyof RunSettings)[]).filter((k) => e.affectsConfiguration(`${SECTION}.${k}`, folder?.uri));
+}
+
+/** The most expensive invalidation among `keys`, or undefined when none. */
+export function invalidationOf(keys: (keyof RunSettings)[]): Invalidation | undefined {
+  const order: Invalidation[] = ['ranking', 'metrics', 'retrieval', 'index', 'corpus', 'groundtruth'];
+  let best = -1;
+  for (const k of keys) best = Math.max(best, order.indexOf(INVALIDATES[k]));
+  return best < 0 ? undefined : order[best];
+}
