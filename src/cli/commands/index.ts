@@ -4,12 +4,14 @@
 import type { Command } from 'commander';
 import * as validate from './validate';
 import * as chunks from './chunks';
+import * as query from './query';
 
 export type SetExit = (code: number) => void;
 
 const modules: Array<{ register(program: Command, setExit: SetExit): void }> = [
   validate,
   chunks,
+  query,
   // Commands are added here as they land: validate, chunks, query, run, report, import, score.
 ];
 

@@ -1,0 +1,96 @@
+/**
+ * `spanproof query [--workspace DIR] --chunker ID --retriever ID [--rerank on|off] [--k 5] [--pool 20]
+ * [--config FILE] [--json] TEXT` (SPEC §11): retrieve for one question with one configuration.
+ * `--json` prints `{"config", "results": [{"rank","source","start","end","score","text"}], "pool": [...]}`
+ * (plus `models` and `corpus`). Works offline; embeddings and reranker scores are cached under
+ * `<workspace>/.spanproof/cache` (or the user cache dir when the workspace is read-only).
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import type { Command } from 'commander';
+import { CHUNKER_IDS, isChunkerId } from '../../core/chunking';
+import { SpanproofError } from '../../core/errors';
+import { parseRunSettings } from '../../core/grid/settings';
+import { runQuery, type QueryAnswer, type QueryResultRow } from '../../core/retrieval';
+import { resolveCacheDir } from '../../core/runs';
+import type { RetrieverId } from '../../core/types';
+import { DEFAULT_SETTINGS, type RunSettings } from '../../shared/settings';
+import type { SetExit } from './index';
+
+const RETRIEVERS: readonly RetrieverId[] = ['bm25', 'dense', 'hybrid'];
+
+interface QueryOptions { workspace: string; chunker: string; retriever: string; rerank: string; k?: string; pool?: string; config?: string; json?: boolean }
+
+function positiveInt(v: string | undefined, field: string): number | undefined {
+  if (v === undefined) return undefined;
+  const x = Number(v);
+  if (!Number.isInteger(x) || x < 1) throw new SpanproofError('bad-input', `${field} must be a positive integer, got "${v}".`, { field });
+  return x;
+}
+
+function loadSettings(file: string | undefined): RunSettings {
+  if (!file) return DEFAULT_SETTINGS;
+  let raw: string;
+  try {
+    raw = readFileSync(file, 'utf8');
+  } catch (e) {
+    throw new SpanproofError('not-found', 'cannot read the config file.', { file, fix: 'check the path given to --config.', cause: e });
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(raw);
+  } catch (e) {
+    throw new SpanproofError('bad-input', `not valid JSON: ${(e as Error).message}`, { file, fix: 'fix the JSON syntax.' });
+  }
+  return parseRunSettings(json, file);
+}
+
+function printHuman(a: QueryAnswer): void {
+  const line = (r: QueryResultRow) => {
+    const preview = r.text.replace(/\s+/g, ' ').slice(0, 160);
+    return `${String(r.rank).padStart(2)}. ${r.source} [${r.start}, ${r.end})  score ${r.score.toFixed(4)}\n    ${preview}${r.text.length > 160 ? '…' : ''}\n`;
+  };
+  const baseline = a.models.rerankerBaseline ? ' (baseline MaxSim reranker)' : '';
+  process.stdout.write(`${a.config}${baseline} — ${a.corpus.chunks} chunks from ${a.corpus.documents} documents\n`);
+  for (const r of a.results) process.stdout.write(line(r));
+}
+
+export function register(program: Command, setExit: SetExit): void {
+  program
+    .command('query')
+    .description('Retrieve for one question with one chunker/retriever/reranker configuration.')
+    .argument('<text>', 'the question')
+    .option('--workspace <dir>', 'corpus root', '.')
+    .requiredOption('--chunker <id>', `one of ${CHUNKER_IDS.join(', ')}`)
+    .requiredOption('--retriever <id>', `one of ${RETRIEVERS.join(', ')}`)
+    .option('--rerank <on|off>', 'rerank the candidate pool', 'off')
+    .option('--k <n>', `result list size (default ${DEFAULT_SETTINGS.k})`)
+    .option('--pool <n>', `candidate pool size N (default ${DEFAULT_SETTINGS.poolSize})`)
+    .option('--config <file>', 'settings JSON (same keys as the VS Code settings): models, chunker params, threads')
+    .option('--json', 'print JSON only')
+    .addHelpText('after', `
+--json prints {"config","results":[{"rank","source","start","end","score","text"}],"pool":[...]}:
+results are the final top k, pool the retriever's N candidates before reranking. Offsets are UTF-16
+code units, half-open. The default reranker is a MaxSim baseline over static word vectors.
+`)
+    .action(async (text: string, opts: QueryOptions) => {
+      if (!isChunkerId(opts.chunker)) throw new SpanproofError('bad-input', `unknown chunker "${opts.chunker}".`, { field: '--chunker', fix: `use one of ${CHUNKER_IDS.join(', ')}.` });
+      if (!(RETRIEVERS as readonly string[]).includes(opts.retriever)) throw new SpanproofError('bad-input', `unknown retriever "${opts.retriever}".`, { field: '--retriever', fix: `use one of ${RETRIEVERS.join(', ')}.` });
+      if (opts.rerank !== 'on' && opts.rerank !== 'off') throw new SpanproofError('bad-input', `--rerank must be on or off, got "${opts.rerank}".`, { field: '--rerank' });
+      const settings = loadSettings(opts.config);
+      const answer = await runQuery({
+        workspace: opts.workspace,
+        chunker: opts.chunker,
+        retriever: opts.retriever as RetrieverId,
+        rerank: opts.rerank === 'on',
+        text,
+        k: positiveInt(opts.k, '--k'),
+        pool: positiveInt(opts.pool, '--pool'),
+        settings,
+        // only for an existing workspace: a mistyped path must give loadCorpus's not-found error, not a new folder
+        cacheDir: existsSync(opts.workspace) ? resolveCacheDir(opts.workspace) : undefined,
+      });
+      if (opts.json) process.stdout.write(`${JSON.stringify(answer)}\n`);
+      else printHuman(answer);
+      setExit(0);
+    });
+}
