@@ -1,0 +1,110 @@
+/**
+ * Self-contained HTML report (one file, inline CSS, no script, no external fetch): ranking table
+ * with CI bars, cause breakdown as stacked bars, τ sweep, and the misses of the recommended config
+ * with the evidence and where the chunk boundary cut it (evidence inside the best chunk highlighted,
+ * the cut-off parts struck through). Light/dark via `prefers-color-scheme`.
+ */
+import { CAUSES, type Cause } from '../types';
+import { CAUSE_ADVICE } from '../attribution';
+import { TAU_SWEEP } from '../grid/plan';
+import { buildReportModel, cutPieces } from './model';
+import { ci, f3, ms } from './format';
+import type { RunData } from '../../shared/protocol';
+
+const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+const pct = (x: number) => `${(Math.max(0, Math.min(1, Number.isFinite(x) ? x : 0)) * 100).toFixed(2)}%`;
+
+const CAUSE_CLASS: Record<Cause, string> = {
+  'chunker-destroyed': 'c1',
+  'chunker-degraded': 'c2',
+  'retriever-missed': 'c3',
+  'reranker-demoted': 'c4',
+  'ranked-too-low': 'c5',
+};
+
+const CSS = `
+:root{--fg:#1b1f23;--bg:#fff;--mut:#6a737d;--line:#e1e4e8;--bar:#0366d6;--mark:#fff3b0;--cut:#ffd7d5}
+@media (prefers-color-scheme:dark){:root{--fg:#e1e4e8;--bg:#0d1117;--mut:#8b949e;--line:#30363d;--bar:#58a6ff;--mark:#5a4a00;--cut:#6e1b1b}}
+body{font:14px/1.45 system-ui,-apple-system,Segoe UI,sans-serif;color:var(--fg);background:var(--bg);max-width:1200px;margin:2em auto;padding:0 1em}
+h1{font-size:1.5em}h2{margin-top:2em;border-bottom:1px solid var(--line)}
+table{border-collapse:collapse;width:100%;margin:.5em 0}th,td{padding:3px 8px;border-bottom:1px solid var(--line);text-align:right;white-space:nowrap}
+th:nth-child(2),td:nth-child(2){text-align:left}td.l,th.l{text-align:left}
+.ci{position:relative;width:220px;height:14px;background:linear-gradient(90deg,var(--line) 1px,transparent 1px) 0 0/25% 100%}
+.ci .r{position:absolute;top:5px;height:4px;background:var(--bar);opacity:.45}.ci .m{position:absolute;top:1px;width:3px;height:12px;background:var(--bar)}
+.stack{display:flex;width:260px;height:14px;background:var(--line)}.stack span{display:block;height:100%}
+.c1{background:#d73a49}.c2{background:#f66a0a}.c3{background:#6f42c1}.c4{background:#e36209}.c5{background:#2188ff}
+.legend span{display:inline-block;width:10px;height:10px;margin:0 4px 0 12px}
+.rec{font-weight:600}.mut{color:var(--mut)}pre{white-space:pre-wrap;background:rgba(127,127,127,.08);padding:.6em;border-radius:4px}
+mark{background:var(--mark);color:inherit}del{background:var(--cut);text-decoration:line-through}
+`;
+
+export function renderHtml(data: RunData): string {
+  const m = buildReportModel(data);
+  const { run, results } = data;
+  const metric = results?.primaryMetric ?? 'hit@5';
+  const o: string[] = [];
+  o.push('<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">');
+  o.push(`<title>Spanproof run ${esc(run.id)}</title><style>${CSS}</style></head><body>`);
+  o.push(`<h1>Spanproof run ${esc(run.id)}</h1>`);
+  o.push('<ul>');
+  o.push(`<li>status <b>${esc(run.status)}</b>; started ${esc(run.startedAt)}${run.endedAt ? `, ended ${esc(run.endedAt)}` : ''}; Spanproof ${esc(run.toolVersion)}</li>`);
+  o.push(`<li>workspace <code>${esc(run.workspace)}</code>; ground truth <code>${esc(run.groundTruthFile)}</code></li>`);
+  o.push(`<li>acceptance: ${esc(m.acceptanceRate)}</li>`);
+  if (results) o.push(`<li>k = ${results.k}, τ = ${results.tau}, pool N = ${results.n}, bootstrap B = ${results.resamples} (seed ${results.seed}), ${results.questions} questions scored</li>`);
+  if (m.baselineReranker) o.push('<li>rerank = the built-in <b>MaxSim baseline</b> over static word vectors (not a trained cross-encoder)</li>');
+  if (run.error) o.push(`<li>error: ${esc(run.error.code)}: ${esc(run.error.message)}</li>`);
+  o.push('</ul>');
+  if (m.recommended) {
+    const r = m.rows.find((x) => x.config.id === m.recommended);
+    o.push(`<h2>Recommendation</h2><p><b>${esc(m.recommended)}</b> — ${esc(r?.ranking?.explanation ?? '')}</p>`);
+  }
+  o.push(`<h2>Ranking</h2><table><thead><tr><th>#</th><th>config</th><th>${esc(metric)} [95% CI]</th><th class="l">0 ─ 0.5 ─ 1</th><th>MRR</th><th>nDCG@5</th><th>coverage@5</th><th>median ms/q</th><th>context chars</th><th>Pareto</th></tr></thead><tbody>`);
+  for (const r of m.rows) {
+    const c = r.config;
+    const q = c.metrics[metric as keyof typeof c.metrics];
+    const bar = q && Number.isFinite(q.mean) ? `<div class="ci" title="${esc(ci(q))}"><div class="r" style="left:${pct(q.lo)};width:${pct(q.hi - q.lo)}"></div><div class="m" style="left:calc(${pct(q.mean)} - 1px)"></div></div>` : '';
+    o.push(`<tr${c.id === m.recommended ? ' class="rec"' : ''}><td>${r.ranking?.rank ?? '-'}</td><td>${esc(c.id)}${c.id === m.recommended ? ' ★' : ''}</td><td>${esc(ci(q))}</td><td class="l">${bar}</td><td>${f3(c.metrics.mrr?.mean)}</td><td>${f3(c.metrics['ndcg@5']?.mean)}</td><td>${f3(c.metrics['coverage@5']?.mean)}</td><td>${ms(r.latencyMs)}</td><td>${Number.isFinite(c.contextChars) ? Math.round(c.contextChars) : 'n/a'}</td><td>${r.ranking?.pareto ? '●' : ''}</td></tr>`);
+  }
+  o.push('</tbody></table>');
+  const nq = Math.max(1, results?.questions ?? 1);
+  o.push('<h2>Failure causes</h2><p class="legend">' + CAUSES.map((c) => `<span class="${CAUSE_CLASS[c]}"></span>${esc(c)} (${m.causeTotals[c]})`).join('') + '</p>');
+  o.push(`<table><thead><tr><th>misses</th><th>config</th><th class="l">share of ${nq} questions</th>${CAUSES.map((c) => `<th>${esc(c)}</th>`).join('')}</tr></thead><tbody>`);
+  for (const r of m.rows) {
+    const c = r.config;
+    const total = CAUSES.reduce((s, x) => s + (c.causes[x] ?? 0), 0);
+    const stack = CAUSES.map((x) => (c.causes[x] ? `<span class="${CAUSE_CLASS[x]}" style="width:${pct(c.causes[x] / nq)}" title="${esc(x)}: ${c.causes[x]}"></span>` : '')).join('');
+    o.push(`<tr><td>${total}</td><td>${esc(c.id)}</td><td class="l"><div class="stack">${stack}</div></td>${CAUSES.map((x) => `<td>${c.causes[x] ?? 0}</td>`).join('')}</tr>`);
+  }
+  o.push('</tbody></table><ul>' + CAUSES.map((c) => `<li><b>${esc(c)}</b>: ${esc(CAUSE_ADVICE[c])}</li>`).join('') + '</ul>');
+  o.push(`<h2>τ sweep (hit@k)</h2><table><thead><tr><th></th><th>config</th>${TAU_SWEEP.map((t) => `<th>τ=${t}</th>`).join('')}</tr></thead><tbody>`);
+  for (const r of m.rows) o.push(`<tr><td></td><td>${esc(r.config.id)}</td>${TAU_SWEEP.map((t) => `<td>${f3(r.config.tauSweep?.[String(t)]?.mean)}</td>`).join('')}</tr>`);
+  o.push('</tbody></table>');
+  if (m.focus) {
+    o.push(`<h2>Misses of ${esc(m.focus)} (${m.misses.length})</h2>`);
+    o.push('<p class="mut">Evidence inside the best chunk is <mark>highlighted</mark>; evidence the chunk boundary cut off is <del>struck through</del>, shown on the side of the cut.</p>');
+    for (const x of m.misses) {
+      o.push(`<h3>${esc(x.question)}: ${esc(x.questionText)}</h3><p>cause <b>${esc(x.cause)}</b> — ${esc(CAUSE_ADVICE[x.cause])}</p>`);
+      if (x.miss) {
+        const b = x.miss.bestChunk;
+        o.push(`<p class="mut">evidence <code>${esc(x.miss.evidence.source)}</code> [${x.miss.evidence.start}, ${x.miss.evidence.end}); best chunk ${b ? `[${b.start}, ${b.end}) covers ${f3(b.coverage)}, rank in result list: ${x.miss.bestChunkRank ?? 'not in pool'}` : 'none'}; ${x.miss.charsBefore} evidence characters before the chunk, ${x.miss.charsAfter} after.</p>`);
+      }
+      const p = cutPieces(x);
+      if (p) {
+        const chunkPart = x.chunkText !== null ? `${esc(p.chunkPrefix)}<mark>${esc(p.inside)}</mark>${esc(p.chunkSuffix)}` : `<mark>${esc(p.inside)}</mark>`;
+        o.push(`<pre>${p.before ? `<del>${esc(p.before)}</del>│` : ''}${chunkPart}${p.after ? `│<del>${esc(p.after)}</del>` : ''}</pre>`);
+      } else if (x.evidenceText) o.push(`<pre>${esc(x.evidenceText)}</pre>`);
+    }
+  }
+  const acc = results?.acceptance;
+  if (acc && (acc.stale.length || acc.ambiguous.length || acc.rejected.length)) {
+    o.push('<h2>Excluded questions (not scored)</h2><ul>');
+    for (const s of acc.stale) o.push(`<li>stale: ${esc(s.id)} in <code>${esc(s.source)}</code>: “${esc(String(s.exact).slice(0, 160))}”${s.reason ? ` (${esc(String(s.reason))})` : ''}</li>`);
+    for (const s of acc.ambiguous) o.push(`<li>ambiguous: ${esc(s.id)} in <code>${esc(s.source)}</code> (${s.candidates.length} candidates)</li>`);
+    for (const s of acc.rejected) o.push(`<li>rejected: ${esc(s.id)}: ${esc(s.reason)}</li>`);
+    o.push('</ul>');
+  }
+  if (results?.skipped.length) o.push('<h2>Skipped files</h2><ul>' + results.skipped.map((s) => `<li><code>${esc(s.source)}</code>: ${esc(s.reason)} (${esc(s.detail)})</li>`).join('') + '</ul>');
+  if (results?.errors.length) o.push('<h2>Failed items (reported, not scored)</h2><ul>' + results.errors.map((e) => `<li>${esc(e.stage)}${e.config ? ` ${esc(e.config)}` : ''}${e.question ? ` × ${esc(e.question)}` : ''}: ${esc(e.message)}</li>`).join('') + '</ul>');
+  o.push('</body></html>\n');
+  return o.join('\n');
+}

@@ -1,0 +1,82 @@
+/**
+ * Markdown report of a run: summary, recommendation, ranking table with CIs, cause breakdown, τ
+ * sweep, misses of the recommended config with the evidence and the cut, excluded questions,
+ * skipped files and failed items.
+ */
+import { CAUSES } from '../types';
+import { CAUSE_ADVICE } from '../attribution';
+import { TAU_SWEEP } from '../grid/plan';
+import { buildReportModel, cutPieces, type ReportModel } from './model';
+import { ci, f3, ms } from './format';
+import type { RunData } from '../../shared/protocol';
+
+const esc = (s: string) => s.replace(/\|/g, '\\|').replace(/\r?\n|\r/g, ' ');
+const quote = (s: string) => s.split(/\r\n|\r|\n/).map((l) => `> ${l}`).join('\n');
+
+export function renderMarkdownModel(m: ReportModel): string {
+  const { run, results } = m.data;
+  const metric = results?.primaryMetric ?? 'hit@5';
+  const o: string[] = [];
+  o.push(`# Spanproof run ${run.id}`, '');
+  o.push(`- status: **${run.status}**; started ${run.startedAt}${run.endedAt ? `, ended ${run.endedAt}` : ''}; Spanproof ${run.toolVersion}`);
+  o.push(`- workspace: \`${run.workspace}\`; ground truth: \`${run.groundTruthFile}\``);
+  o.push(`- acceptance: ${m.acceptanceRate}`);
+  if (results) o.push(`- k = ${results.k}, τ = ${results.tau}, pool N = ${results.n}, bootstrap B = ${results.resamples} (seed ${results.seed}), ${results.questions} questions scored`);
+  if (m.baselineReranker) o.push('- rerank = the built-in **MaxSim baseline** over static word vectors (not a trained cross-encoder)');
+  if (run.error) o.push(`- error: ${run.error.code}: ${run.error.message}`);
+  o.push('');
+  if (m.recommended) {
+    const r = m.rows.find((x) => x.config.id === m.recommended);
+    o.push('## Recommendation', '', `**${m.recommended}** — ${r?.ranking?.explanation ?? ''}`, '');
+  }
+  o.push('## Ranking', '');
+  o.push(`| # | config | ${metric} [95% CI] | MRR | nDCG@5 | coverage@5 | IoU@5 | median ms/q | context chars | Pareto |`);
+  o.push('|---:|---|---|---:|---:|---:|---:|---:|---:|:---:|');
+  for (const r of m.rows) {
+    const c = r.config;
+    o.push(`| ${r.ranking?.rank ?? '-'} | ${c.id}${c.id === m.recommended ? ' ★' : ''} | ${ci(c.metrics[metric as keyof typeof c.metrics])} | ${f3(c.metrics.mrr?.mean)} | ${f3(c.metrics['ndcg@5']?.mean)} | ${f3(c.metrics['coverage@5']?.mean)} | ${f3(c.metrics['iou@5']?.mean)} | ${ms(r.latencyMs)} | ${Number.isFinite(c.contextChars) ? Math.round(c.contextChars) : 'n/a'} | ${r.ranking?.pareto ? '●' : ''} |`);
+  }
+  o.push('', '## Failure causes (misses at k per config)', '');
+  o.push(`| config | ${CAUSES.join(' | ')} |`, `|---|${CAUSES.map(() => '---:').join('|')}|`);
+  for (const r of m.rows) o.push(`| ${r.config.id} | ${CAUSES.map((c) => r.config.causes[c] ?? 0).join(' | ')} |`);
+  o.push('', ...CAUSES.map((c) => `- **${c}** (${m.causeTotals[c]} in all configs): ${CAUSE_ADVICE[c]}`), '');
+  o.push('## τ sweep (hit@k)', '', `| config | ${TAU_SWEEP.map((t) => `τ=${t}`).join(' | ')} |`, `|---|${TAU_SWEEP.map(() => '---:').join('|')}|`);
+  for (const r of m.rows) o.push(`| ${r.config.id} | ${TAU_SWEEP.map((t) => f3(r.config.tauSweep?.[String(t)]?.mean)).join(' | ')} |`);
+  o.push('');
+  if (m.focus) {
+    o.push(`## Misses of ${m.focus}`, '');
+    if (!m.misses.length) o.push('None.', '');
+    for (const x of m.misses) {
+      o.push(`### ${x.question}: ${esc(x.questionText)}`, '', `cause: **${x.cause}** — ${CAUSE_ADVICE[x.cause]}`, '');
+      const p = cutPieces(x);
+      if (x.miss) {
+        const b = x.miss.bestChunk;
+        o.push(`evidence \`${x.miss.evidence.source}\` [${x.miss.evidence.start}, ${x.miss.evidence.end}); best chunk ${b ? `[${b.start}, ${b.end}) covers ${f3(b.coverage)}, rank ${x.miss.bestChunkRank ?? 'not in pool'}` : 'none'}; ${x.miss.charsBefore} evidence chars fall before the chunk, ${x.miss.charsAfter} after.`, '');
+      }
+      if (p) {
+        if (p.before) o.push('Evidence cut off before the chunk:', '', quote(p.before), '');
+        if (p.inside) o.push('Evidence inside the best chunk:', '', quote(p.inside), '');
+        if (p.after) o.push('Evidence cut off after the chunk:', '', quote(p.after), '');
+      } else if (x.evidenceText) o.push(quote(x.evidenceText), '');
+    }
+  }
+  const acc = results?.acceptance;
+  if (acc && (acc.stale.length || acc.ambiguous.length || acc.rejected.length)) {
+    o.push('## Excluded questions (not scored)', '');
+    for (const s of acc.stale) o.push(`- stale: ${s.id} in \`${s.source}\`: “${esc(String(s.exact)).slice(0, 120)}”${s.reason ? ` (${s.reason})` : ''}`);
+    for (const s of acc.ambiguous) o.push(`- ambiguous: ${s.id} in \`${s.source}\` (${s.candidates.length} candidates)`);
+    for (const s of acc.rejected) o.push(`- rejected: ${s.id}: ${s.reason}`);
+    o.push('');
+  }
+  if (results?.skipped.length) {
+    o.push('## Skipped files', '', ...results.skipped.map((s) => `- \`${s.source}\`: ${s.reason} (${s.detail})`), '');
+  }
+  if (results?.errors.length) {
+    o.push('## Failed items (reported, not scored)', '', ...results.errors.map((e) => `- ${e.stage}${e.config ? ` ${e.config}` : ''}${e.question ? ` × ${e.question}` : ''}: ${esc(e.message)}`), '');
+  }
+  return o.join('\n');
+}
+
+export function renderMarkdown(data: RunData): string {
+  return renderMarkdownModel(buildReportModel(data));
+}
