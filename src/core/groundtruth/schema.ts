@@ -95,11 +95,11 @@ export function parseGroundTruth(json: string, file: string): GroundTruthFile {
   try {
     data = JSON.parse(json.charCodeAt(0) === 0xfeff ? json.slice(1) : json);
   } catch (e) {
-    const msg = e instanceof Error ? e.message : String(e);
-    const pos = /position (\d+)/.exec(msg);
+    const msg = (e instanceof Error ? e.message : String(e)).replace(/, ".*" is not valid JSON$/s, '');
+    const pos = /position (\d+)/.exec(msg)?.[1] ?? (/end of JSON input/.test(msg) ? String(json.length) : undefined);
     let field: string | undefined;
-    if (pos) {
-      const before = json.slice(0, Number(pos[1]));
+    if (pos !== undefined) {
+      const before = json.slice(0, Number(pos));
       const line = before.split(/\r\n|\r|\n/).length;
       const column = before.length - Math.max(before.lastIndexOf('\n'), before.lastIndexOf('\r'));
       field = `line ${line}, column ${column}`;

@@ -1,0 +1,79 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { loadCorpus, sha256Hex } from '../../../src/core/corpus';
+import { isSpanproofError } from '../../../src/core/errors';
+
+function tree(files: Record<string, string | Uint8Array>): string {
+  const root = mkdtempSync(path.join(tmpdir(), 'spanproof-corpus-'));
+  for (const [rel, content] of Object.entries(files)) {
+    const p = path.join(root, rel);
+    mkdirSync(path.dirname(p), { recursive: true });
+    writeFileSync(p, content);
+  }
+  return root;
+}
+
+test('loadCorpus: default globs, sorted sources, skips with reasons, never throws for a file', async () => {
+  const root = tree({
+    'b.md': 'B doc\r\n',
+    'a/z.txt': '\ufeffwith BOM',
+    'a/y.rst': 'rst',
+    'notes.adoc': 'adoc',
+    'code.py': 'print(1)', // not included by default
+    'node_modules/pkg/readme.md': 'excluded',
+    '.spanproof/runs/x.md': 'excluded',
+    'dist/out.md': 'excluded',
+    'big.md': 'x'.repeat(101),
+    'latin1.txt': new Uint8Array([0x63, 0x61, 0x66, 0xe9]),
+    'nul.md': new Uint8Array([0x61, 0x00, 0x62]),
+    'É.md': 'accented name',
+  });
+  try {
+    const c = await loadCorpus(root, { maxFileBytes: 100 });
+    assert.equal(c.root, path.resolve(root));
+    // UTF-8 byte order: 'É' (C3 89) sorts after ASCII.
+    assert.deepEqual(c.documents.map((d) => d.source), ['a/y.rst', 'a/z.txt', 'b.md', 'notes.adoc', 'É.md']);
+    const z = c.documents.find((d) => d.source === 'a/z.txt')!;
+    assert.equal(z.text, 'with BOM');
+    assert.equal(z.bytes, 11);
+    assert.equal(z.sha256, sha256Hex('with BOM'));
+    assert.equal(c.documents.find((d) => d.source === 'b.md')!.text, 'B doc\r\n');
+    assert.deepEqual(c.skipped, [
+      { source: 'big.md', reason: 'too-large', detail: '101 bytes > limit 100 bytes (setting maxFileBytes)' },
+      { source: 'latin1.txt', reason: 'not-utf8', detail: 'invalid UTF-8 at byte 3' },
+      { source: 'nul.md', reason: 'binary', detail: 'contains a NUL byte at byte 1 (a binary or UTF-16 file)' },
+    ]);
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+});
+
+test('loadCorpus: custom include/exclude globs', async () => {
+  const root = tree({ 'docs/a.md': 'a', 'docs/b.md': 'b', 'docs/skip/c.md': 'c', 'src/x.py': 'x' });
+  try {
+    const c = await loadCorpus(root, { include: ['docs/**/*.md', '**/*.py'], exclude: ['**/skip/**'] });
+    assert.deepEqual(c.documents.map((d) => d.source), ['docs/a.md', 'docs/b.md', 'src/x.py']);
+    assert.deepEqual(c.skipped, []);
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+});
+
+test('loadCorpus: a missing root is a not-found error naming the folder', async () => {
+  const missing = path.join(tmpdir(), 'spanproof-no-such-folder-4f1c');
+  await assert.rejects(loadCorpus(missing), (e: unknown) => isSpanproofError(e) && e.code === 'not-found' && e.message.includes(missing));
+});
+
+const FASTAPI = path.join('..', 'shared', 'data', 'fastapi-docs');
+test('loadCorpus: the shipped FastAPI docs load completely', { skip: existsSync(FASTAPI) ? false : `${FASTAPI} not present` }, async () => {
+  const c = await loadCorpus(FASTAPI);
+  // 155 Markdown files + SOURCE.txt; none skipped (release-notes.md is large but < 4 MB).
+  assert.equal(c.documents.length, 156);
+  assert.deepEqual(c.skipped, []);
+  const sorted = [...c.documents.map((d) => d.source)].sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
+  assert.deepEqual(c.documents.map((d) => d.source), sorted);
+  assert.ok(c.documents.some((d) => d.source === 'tutorial/query-params.md'));
+});
