@@ -23,6 +23,10 @@ const builds = [
     format: 'cjs',
     outdir: 'dist',
     external,
+    // ESM-only dependencies (tinyglobby → fdir) call createRequire(import.meta.url), which is empty in a
+    // CJS bundle: give them the bundle's own file URL.
+    define: { 'import.meta.url': 'importMetaUrl' },
+    inject: ['scripts/import-meta-url.ts'],
     sourcemap: !production,
     minify: production,
     logLevel: 'warning',
