@@ -5,6 +5,8 @@ import type { Command } from 'commander';
 import * as validate from './validate';
 import * as chunks from './chunks';
 import * as query from './query';
+import * as run from './run';
+import * as report from './report';
 
 export type SetExit = (code: number) => void;
 
@@ -12,6 +14,8 @@ const modules: Array<{ register(program: Command, setExit: SetExit): void }> = [
   validate,
   chunks,
   query,
+  run,
+  report,
   // Commands are added here as they land: validate, chunks, query, run, report, import, score.
 ];
 

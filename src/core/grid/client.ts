@@ -11,10 +11,12 @@ import { SpanproofError, type SpanproofErrorCode } from '../errors';
 import { isLogMessage, isProgressMessage, isResponseMessage, type ErrorPayload, type GridRunParams, type GridRunResult, type HostToWorker, type ProgressMessage, type WorkerMethod, type WorkerMethods } from '../../shared/protocol';
 
 /**
- * `dist/worker.js` beside the running bundle (dist/cli.js, dist/extension.js), else the repo's
- * dist/worker.js (when running from sources under tsx).
+ * `$SPANPROOF_WORKER` when set (tests point it at src/worker/main.ts), else `dist/worker.js` beside
+ * the running bundle (dist/cli.js, dist/extension.js), else the repo's dist/worker.js (when running
+ * from sources under tsx).
  */
 export function defaultWorkerPath(): string {
+  if (process.env.SPANPROOF_WORKER) return resolve(process.env.SPANPROOF_WORKER);
   const beside = join(__dirname, 'worker.js');
   if (existsSync(beside)) return beside;
   return resolve(__dirname, '..', '..', '..', 'dist', 'worker.js');
@@ -53,7 +55,8 @@ export class GridClient {
     if (this.worker) return this.worker;
     const path = this.opts.workerPath ?? defaultWorkerPath();
     if (!existsSync(path)) throw new SpanproofError('internal', `the worker script is missing: ${path}.`, { fix: 'run `npm run build`.' });
-    const w = new Worker(path, { execArgv: this.opts.execArgv });
+    const execArgv = this.opts.execArgv ?? (path.endsWith('.ts') ? ['--import', 'tsx'] : undefined);
+    const w = new Worker(path, { execArgv });
     w.on('message', (m: unknown) => {
       if (isProgressMessage(m)) this.pending.get(m.id)?.onProgress?.(m);
       else if (isResponseMessage(m)) {

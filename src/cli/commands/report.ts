@@ -1,0 +1,30 @@
+/**
+ * `spanproof report <run dir> [--format md|html|csv] [--out FILE]` (SPEC §11): renders a run
+ * directory. Without --out the report goes to stdout. The HTML file is self-contained.
+ */
+import * as path from 'node:path';
+import type { Command } from 'commander';
+import { SpanproofError } from '../../core/errors';
+import { readRun, writeFileAtomic } from '../../core/runs';
+import { renderReport, type ReportFormat } from '../../core/report';
+import type { SetExit } from './index';
+
+export function register(program: Command, setExit: SetExit): void {
+  program
+    .command('report')
+    .description('Render a run directory as Markdown, HTML or CSV.')
+    .argument('<runDir>', 'a run directory (.spanproof/runs/<id>)')
+    .option('--format <fmt>', 'md | html | csv', 'md')
+    .option('--out <file>', 'write to this file instead of stdout')
+    .action(async (runDir: string, o: { format: string; out?: string }) => {
+      if (!['md', 'html', 'csv'].includes(o.format)) {
+        throw new SpanproofError('bad-input', `unknown format "${o.format}".`, { field: '--format', fix: 'use md, html or csv.' });
+      }
+      const text = renderReport(readRun(runDir), o.format as ReportFormat);
+      if (o.out) {
+        writeFileAtomic(path.resolve(o.out), text);
+        process.stderr.write(`report written to ${path.resolve(o.out)}\n`);
+      } else process.stdout.write(text);
+      setExit(0);
+    });
+}
