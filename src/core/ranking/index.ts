@@ -45,6 +45,11 @@ export interface RankOptions {
   qualityMetric?: string;
   /** CI level of the paired differences. Default 0.95. */
   level?: number;
+  /**
+   * Leave latency out entirely (weight 0, not in Pareto, not in "cheapest", not in the text), for
+   * outputs that must be byte-identical across runs (results.json; timings vary). Default false.
+   */
+  ignoreLatency?: boolean;
 }
 
 export interface RankedConfig {
@@ -114,7 +119,7 @@ function dominant(causes: Partial<Record<Cause, number>>): RankedConfig['dominan
 const f2 = (x: number): string => x.toFixed(2);
 const ms = (x: number): string => (x < 10 ? x.toFixed(2) : x < 100 ? x.toFixed(1) : x.toFixed(0));
 
-function explain(c: RankedConfig, s: ConfigSummary, n: number, top: string, metric: string, level: number, tied: number): string {
+function explain(c: RankedConfig, s: ConfigSummary, n: number, top: string, metric: string, level: number, tied: number, noLat: boolean): string {
   const pct = Math.round(level * 100);
   const parts = [`#${c.rank} of ${n} (score ${c.score.toFixed(3)}).`, `${metric} ${f2(s.quality.mean)} (${pct}% CI ${f2(s.quality.lo)}–${f2(s.quality.hi)}).`];
   if (c.id === top) {
@@ -128,14 +133,15 @@ function explain(c: RankedConfig, s: ConfigSummary, n: number, top: string, metr
   if (c.recommended) {
     parts.push(
       tied > 1
-        ? `Recommended: the top ${tied} configs are not significantly different in ${metric}, and this is the cheapest of them (lowest normalised latency + context).`
+        ? `Recommended: the top ${tied} configs are not significantly different in ${metric}, and this is the cheapest of them (lowest normalised ${noLat ? 'context' : 'latency + context'}).`
         : 'Recommended: top score, and no other config is statistically tied with it.',
     );
   }
   const dc = c.dominantCause;
   parts.push(dc ? `Most misses: ${dc.cause} (${dc.count} of ${dc.misses}): ${CAUSE_ADVICE[dc.cause]}.` : 'No misses.');
-  parts.push(`Median latency ${ms(s.latencyMedianMs)} ms; mean context ${Math.round(s.contextMean)} characters.`);
-  if (c.pareto) parts.push('On the Pareto front (quality vs latency vs context).');
+  const context = `context ${Math.round(s.contextMean)} characters.`;
+  parts.push(noLat ? `Mean ${context}` : `Median latency ${ms(s.latencyMedianMs)} ms; mean ${context}`);
+  if (c.pareto) parts.push(`On the Pareto front (quality vs ${noLat ? '' : 'latency vs '}context).`);
   return parts.join(' ');
 }
 
@@ -149,9 +155,10 @@ export function rankConfigs(configs: readonly ConfigSummary[], resamples: readon
   const metric = options.qualityMetric ?? 'hit@5';
   const level = options.level ?? 0.95;
   if (configs.length === 0) return { configs: [], top: '', recommended: '', tiedWithTop: [], recommendation: 'No configs were scored.' };
-  const nl = minMaxNormalise(configs.map((c) => c.latencyMedianMs));
+  const noLat = options.ignoreLatency === true;
+  const nl = noLat ? configs.map(() => 0) : minMaxNormalise(configs.map((c) => c.latencyMedianMs));
   const nc = minMaxNormalise(configs.map((c) => c.contextMean));
-  const pareto = paretoFront(configs.map((c) => ({ quality: c.quality.mean, latency: c.latencyMedianMs, context: c.contextMean })));
+  const pareto = paretoFront(configs.map((c) => ({ quality: c.quality.mean, latency: noLat ? 0 : c.latencyMedianMs, context: c.contextMean })));
   const score = configs.map((c, i) => w.quality * c.quality.mean - w.latency * nl[i] - w.context * nc[i]);
   const order = configs.map((_, i) => i).sort((a, b) => score[b] - score[a] || (configs[a].id < configs[b].id ? -1 : configs[a].id > configs[b].id ? 1 : 0));
   const topI = order[0];
@@ -176,7 +183,7 @@ export function rankConfigs(configs: readonly ConfigSummary[], resamples: readon
     explanation: '',
   }));
   ranked.forEach((c, r) => {
-    c.explanation = explain(c, configs[order[r]], configs.length, configs[topI].id, metric, level, tied.length);
+    c.explanation = explain(c, configs[order[r]], configs.length, configs[topI].id, metric, level, tied.length, noLat);
   });
   const recommendation =
     tied.length > 1

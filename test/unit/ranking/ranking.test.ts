@@ -92,3 +92,15 @@ test('equal cost everywhere: score is quality, ties broken by id', () => {
   assert.equal(r.recommended, 'a'); // tied and equally cheap → the better-ranked one
   assert.deepEqual(rankConfigs([], rs).configs, []);
 });
+
+test('ignoreLatency: deterministic ranking without timings (for results.json)', () => {
+  const a = rankConfigs(configs, rs, { ignoreLatency: true });
+  // the same configs with other latencies rank and read identically
+  const b = rankConfigs(configs.map((c, i) => ({ ...c, latencyMedianMs: 1000 - i * 7 })), rs, { ignoreLatency: true });
+  assert.deepEqual(a, b);
+  // Ĉ: [1, 0.8, 0, 1]; scores A 0.85 − 0.1 = 0.75, B 0.825 − 0.08 = 0.745, D 0.5 − 0.1 = 0.4, C 0.2
+  assert.deepEqual(a.configs.map((c) => c.id), ['A', 'B', 'D', 'C']);
+  assert.equal(a.recommended, 'B'); // tied with A, cheaper context
+  assert.doesNotMatch(a.configs[0].explanation, /latency/);
+  assert.match(a.configs[1].explanation, /Mean context 900 characters\. On the Pareto front \(quality vs context\)\./);
+});
