@@ -19,7 +19,7 @@ import {
 } from '../src/core/metrics/trec';
 import {
   meteorScore, nltkBrevityPenalty, nltkClosestRefLength, nltkCorpusBleuMulti, nltkCorpusGleu, nltkModifiedPrecision,
-  nltkSentenceGleu, rougeScore, sacreComputeBleu, sacreCorpusBleu, sacreSentenceBleu, squadCorpusScore, squadScore,
+  nltkSentenceGleu, rougeScore, rougeScoreMulti, sacreComputeBleu, sacreCorpusBleu, sacreSentenceBleu, squadCorpusScore, squadScore,
   type NltkSmoothingMethod, type SacreBleuOptions, type SacreSmoothing, type SacreTokenizer,
 } from '../src/core/metrics/generation';
 
@@ -73,7 +73,7 @@ function argValue(args: readonly string[] | undefined, flag: string): string | u
 }
 
 function expectsError(c: Json): boolean {
-  return Boolean(c.expected_error ?? c.error ?? (c.expected && typeof c.expected === 'object' && 'error' in c.expected) ?? false)
+  return Boolean(c.expected_error ?? c.raises ?? c.error ?? (c.expected && typeof c.expected === 'object' && !Array.isArray(c.expected) && 'error' in c.expected))
     || (typeof c.expected_exit_code === 'number' && c.expected_exit_code !== 0);
 }
 
@@ -264,7 +264,11 @@ function generationActual(c: Json, notes: string[]): unknown {
         notes.push('T5 corpus ROUGE: mean of per-item F1 ×100 (T5 reports the bootstrap median of the mean; equal for these inputs)');
         return Object.fromEntries(types.map((t) => [t, (100 * sums[t]) / Math.max(hyp.length, 1)]));
       }
-      if (refs.length !== 1) throw new Unsupported('rouge_score score_multi (several targets) is not in the reference implementation cases');
+      if (p.split_summaries) throw new Unsupported('rougeLsum with split_summaries=True needs NLTK punkt sentence splitting, which is not reproduced (sentences are split on newlines only)');
+      if (refs.length !== 1) {
+        notes.push('rouge_score score_multi: best F-measure over targets');
+        return rougeScoreMulti(refs, hyp, { rougeTypes: types, useStemmer });
+      }
       return rougeScore(refs[0], hyp, { rougeTypes: types, useStemmer });
     }
     case 'meteor': {
@@ -295,6 +299,15 @@ function generationActual(c: Json, notes: string[]): unknown {
 function runGenerationCase(c: Json, file: string): CaseResult {
   const res: CaseResult = { file, id: String(c.id), kind: 'generation', status: 'passed', messages: [] };
   const notes: string[] = [];
+  if (expectsError(c) || (typeof c.expected === 'string' && /error/i.test(c.expected))) {
+    try {
+      generationActual(c, notes);
+      return { ...res, status: 'failed', messages: ['expected an error (as the reference implementation), but scoring succeeded'] };
+    } catch (e) {
+      if (e instanceof Unsupported) return { ...res, status: 'unsupported', messages: [e.message] };
+      return { ...res, messages: [`error as expected: ${(e as Error).message}`] };
+    }
+  }
   try {
     const actual = generationActual(c, notes);
     const tol = Number(c.tolerance ?? 0);

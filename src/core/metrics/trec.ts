@@ -321,7 +321,7 @@ function lineError(file: string, line: number, message: string, fix: string): Sp
 
 /**
  * Parses a TREC qrels file: one judgment per line, `qid iter docno rel` separated by whitespace
- * (trec_eval `get_qrels.c`). Blank lines are skipped. `rel` must be a number (integer levels in TREC).
+ * (trec_eval `get_qrels.c`). Blank lines are skipped; text after the 4th field is ignored (as trec_eval). `rel` must be a number (integer levels in TREC).
  * @throws SpanproofError('bad-input') naming the line for a malformed line or a docno judged twice in a query.
  */
 export function parseTrecQrels(text: string, file = 'qrels'): TrecQrels {
@@ -331,7 +331,7 @@ export function parseTrecQrels(text: string, file = 'qrels'): TrecQrels {
     const t = lines[i].trim();
     if (t === '') continue;
     const f = t.split(/\s+/);
-    if (f.length !== 4) throw lineError(file, i + 1, `Expected 4 fields "qid iter docno rel", found ${f.length}.`, 'Write qrels lines as `qid 0 docno rel`.');
+    if (f.length < 4) throw lineError(file, i + 1, `Expected 4 fields "qid iter docno rel", found ${f.length}.`, 'Write qrels lines as `qid 0 docno rel`.');
     const rel = Number(f[3]);
     if (!Number.isFinite(rel)) throw lineError(file, i + 1, `Relevance "${f[3]}" is not a number.`, 'Use an integer relevance level (0 = not relevant).');
     let q = qrels.get(f[0]);
@@ -344,7 +344,7 @@ export function parseTrecQrels(text: string, file = 'qrels'): TrecQrels {
 
 /**
  * Parses a TREC run file: `qid Q0 docno rank score tag` per line (trec_eval `get_trec_results.c`);
- * the rank and tag are ignored. Scores are parsed as doubles.
+ * the rank, the tag and any text after the 6th field are ignored (as trec_eval). Scores are parsed as doubles.
  * @throws SpanproofError('bad-input') naming the line for a malformed line, a non-numeric score or a duplicate docno in a query.
  */
 export function parseTrecRun(text: string, file = 'run'): TrecRun {
@@ -355,7 +355,7 @@ export function parseTrecRun(text: string, file = 'run'): TrecRun {
     const t = lines[i].trim();
     if (t === '') continue;
     const f = t.split(/\s+/);
-    if (f.length !== 6) throw lineError(file, i + 1, `Expected 6 fields "qid Q0 docno rank score tag", found ${f.length}.`, 'Write run lines as `qid Q0 docno rank score tag`.');
+    if (f.length < 6) throw lineError(file, i + 1, `Expected 6 fields "qid Q0 docno rank score tag", found ${f.length}.`, 'Write run lines as `qid Q0 docno rank score tag`.');
     const score = parseCDouble(f[4]);
     if (Number.isNaN(score)) throw lineError(file, i + 1, `Score "${f[4]}" is not a number.`, 'Use a numeric score.');
     let s = seen.get(f[0]);

@@ -194,6 +194,13 @@ export function nltkCorpusBleuMulti(
       field: 'references', fix: 'Give the same number of reference lists and hypotheses.',
     });
   }
+  for (let s = 0; s < hypotheses.length; s++) {
+    if (!Array.isArray(hypotheses[s]) || !listOfReferences[s].every((r) => Array.isArray(r))) {
+      throw new SpanproofError('bad-input', `NLTK BLEU expects tokenised input (arrays of tokens) for sentence ${s}.`, {
+        field: `hypotheses[${s}]`, fix: 'Split hypotheses and references into tokens first, or use sacreBLEU for detokenised strings.',
+      });
+    }
+  }
   const maxOrder = Math.max(...weightsList.map((w) => w.length));
   const num = new Array<number>(maxOrder + 1).fill(0);
   const den = new Array<number>(maxOrder + 1).fill(0);

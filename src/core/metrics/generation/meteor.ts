@@ -12,6 +12,7 @@
  * through `synonyms` (a function giving a word's WordNet lemma names). Without it, the score equals
  * NLTK's whenever WordNet would add no match; results carry `wordnet: false` so reports can say so.
  */
+import { SpanproofError } from '../../errors';
 import { PorterStemmer } from './porter';
 
 export interface MeteorOptions {
@@ -31,6 +32,15 @@ export interface MeteorResult {
 }
 
 type Enum = [number, string][];
+
+/** NLTK raises TypeError for untokenised (string) input; so do we, with the fix spelled out. */
+function requireTokens(x: unknown, field: string): void {
+  if (!Array.isArray(x)) {
+    throw new SpanproofError('bad-input', `METEOR expects a tokenised ${field} (an array of tokens), got ${typeof x}.`, {
+      field, fix: 'Split the text into tokens first (NLTK raises TypeError for strings).',
+    });
+  }
+}
 
 const stemmer = new PorterStemmer('NLTK_EXTENSIONS');
 
@@ -65,6 +75,8 @@ function countChunks(matches: readonly [number, number][]): number {
 
 /** NLTK `single_meteor_score(reference, hypothesis)` (token arrays). */
 export function singleMeteorScore(reference: readonly string[], hypothesis: readonly string[], options: MeteorOptions = {}): number {
+  requireTokens(hypothesis, 'hypothesis');
+  requireTokens(reference, 'reference');
   const alpha = options.alpha ?? 0.9;
   const beta = options.beta ?? 3;
   const gamma = options.gamma ?? 0.5;

@@ -42,10 +42,12 @@ export function pySplit(s: string): string[] {
   return s.split(PY_WS).filter((t) => t !== '');
 }
 
-/** Characters Python's `str.isspace()` accepts. */
+/** Characters Python's `str.isspace()` accepts (U+001C–U+001F are whitespace to Python). */
+// eslint-disable-next-line no-control-regex
 export const PY_WS = /[\t\n\v\f\r\x1c-\x1f \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+/;
 
 /** Python `str.rstrip()` with no argument. */
 export function pyRstrip(s: string): string {
+  // eslint-disable-next-line no-control-regex
   return s.replace(/[\t\n\v\f\r\x1c-\x1f \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+$/, '');
 }

@@ -11,6 +11,7 @@
  * - F = 2PR/(P+R), 0 when P+R = 0; empty target or prediction → 0.
  * Argument order: `(target, prediction)` — reference first, as `RougeScorer.score`.
  */
+import { SpanproofError } from '../../errors';
 import { PorterStemmer } from './porter';
 import { ngramCounts, overlapCount, sumCounts, PY_WS } from './ngrams';
 
@@ -137,9 +138,27 @@ export function rougeScore(target: string, prediction: string, options: RougeOpt
       out[type] = rougeLsum(sents(target), sents(prediction));
     } else {
       const m = /^rouge([0-9])$/.exec(type);
-      if (!m) throw new Error(`Invalid rouge type: ${type}`);
+      if (!m) {
+        throw new SpanproofError('bad-input', `Invalid rouge type: ${type}.`, { field: 'rougeTypes', fix: 'Use rouge1…rouge9, rougeL or rougeLsum.' });
+      }
       out[type] = rougeN(tt, pt, Number(m[1]));
     }
+  }
+  return out;
+}
+
+/**
+ * rouge_score `RougeScorer.score_multi(targets, prediction)`: for each type, the score against the
+ * target with the highest F-measure (the first one on a tie).
+ */
+export function rougeScoreMulti(targets: readonly string[], prediction: string, options: RougeOptions = {}): Record<string, RougeScore> {
+  const all = targets.map((t) => rougeScore(t, prediction, options));
+  const types = options.rougeTypes ?? ['rouge1', 'rouge2', 'rougeL', 'rougeLsum'];
+  const out: Record<string, RougeScore> = {};
+  for (const type of types) {
+    let best = all[0]?.[type] ?? { precision: 0, recall: 0, fmeasure: 0 };
+    for (const s of all) if (s[type].fmeasure > best.fmeasure) best = s[type];
+    out[type] = best;
   }
   return out;
 }
