@@ -64,7 +64,7 @@ function excerpt(s: string, max = 70): string {
 function humanReport(gtFile: string, corpus: Corpus, a: AcceptanceReport, written: boolean | undefined): string {
   const out: string[] = [];
   const pct = a.total === 0 ? 100 : (100 * a.resolved) / a.total;
-  out.push(`Ground truth ${gtFile}: ${a.total} questions against ${corpus.root} (${corpus.documents.length} documents${corpus.skipped.length ? `, ${corpus.skipped.length} skipped` : ''}).`);
+  out.push(`Ground truth ${gtFile}: ${a.total} questions against ${corpus.root} (${corpus.documents.length} document${corpus.documents.length === 1 ? '' : 's'}${corpus.skipped.length ? `, ${corpus.skipped.length} skipped` : ''}).`);
   out.push(`Accepted ${a.resolved}/${a.total} (${pct.toFixed(1)}%): ${a.moved} moved; ${a.stale.length} stale, ${a.ambiguous.length} ambiguous, ${a.rejected.length} rejected evidence item(s).`);
   for (const s of corpus.skipped) out.push(`  skipped ${s.source}: ${s.reason} (${s.detail})`);
   for (const r of a.relocated) {

@@ -88,7 +88,7 @@ function fixFor(path: ReadonlyArray<PropertyKey>, message: string): string {
 /**
  * Parse and validate the text of a ground-truth file. `file` is only used in messages.
  * @throws SpanproofError('bad-input') naming the file, the JSON path (or line/column for a syntax
- *   error) and the fix. The first problem is the error's `field`; up to five are listed in the message.
+ *   error) and the fix. The first problem is the error's `field` and fix; up to four more are listed.
  */
 export function parseGroundTruth(json: string, file: string): GroundTruthFile {
   let data: unknown;
@@ -112,9 +112,11 @@ export function parseGroundTruth(json: string, file: string): GroundTruthFile {
   if (!parsed.success) {
     const issues = parsed.error.issues;
     const first = issues[0];
-    const lines = issues.slice(0, 5).map((i) => `${jsonPath(i.path)}: ${i.message}`);
-    const more = issues.length > 5 ? ` (and ${issues.length - 5} more)` : '';
-    throw new SpanproofError('bad-input', `invalid ground-truth file: ${lines.join('; ')}${more}.`, {
+    const text = (m: string): string => m.replace(/^Invalid input: expected (\w+), received undefined$/, 'missing (expected $1)');
+    const others = issues.slice(1, 5).map((i) => `${jsonPath(i.path)}: ${text(i.message)}`);
+    const more = issues.length > 5 ? `, and ${issues.length - 5} more` : '';
+    const also = others.length ? ` (also ${others.join('; ')}${more})` : '';
+    throw new SpanproofError('bad-input', `${text(first.message)}${also}.`, {
       file, field: jsonPath(first.path), fix: fixFor(first.path, first.message),
     });
   }

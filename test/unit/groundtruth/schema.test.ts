@@ -26,7 +26,7 @@ const q = (evidence: unknown): string => JSON.stringify({ spanproof: 1, question
 test('parseGroundTruth names the JSON path and the fix', () => {
   let e = badInput(q([{ source: 's.md', start: 1, end: 2 }]));
   assert.equal(e.field, 'questions[1].evidence[0].exact');
-  assert.match(e.message, /^gt\.json: questions\[1\]\.evidence\[0\]\.exact: invalid ground-truth file: questions\[1\]\.evidence\[0\]\.exact: /);
+  assert.equal(e.message, 'gt.json: questions[1].evidence[0].exact: missing (expected string). Fix: set "exact" to the verbatim quote from the document (a non-empty string).');
   assert.match(e.message, /Fix: set "exact" to the verbatim quote/);
 
   e = badInput(q([{ source: 's.md', exact: 'long enough quote', start: -3, end: 5 }]));
