@@ -133,7 +133,7 @@ function explain(c: RankedConfig, s: ConfigSummary, n: number, top: string, metr
   if (c.recommended) {
     parts.push(
       tied > 1
-        ? `Recommended: the top ${tied} configs are not significantly different in ${metric}, and this is the cheapest of them (lowest normalised ${noLat ? 'context' : 'latency + context'}).`
+        ? `Recommended: ${tied} configs, the top one included, are not significantly different in ${metric}, and this is the cheapest of them (lowest normalised ${noLat ? 'context' : 'latency + context'}).`
         : 'Recommended: top score, and no other config is statistically tied with it.',
     );
   }
@@ -187,7 +187,7 @@ export function rankConfigs(configs: readonly ConfigSummary[], resamples: readon
   });
   const recommendation =
     tied.length > 1
-      ? `${configs[recI].id} is recommended: the top ${tied.length} configs (${tied.map((i) => configs[i].id).join(', ')}) are not significantly different in ${metric} from ${configs[topI].id}, and it is the cheapest of them.`
+      ? `${configs[recI].id} is recommended: ${tied.length} configs (${tied.map((i) => configs[i].id).join(', ')}) are not significantly different in ${metric} from the top-scoring ${configs[topI].id}, and it is the cheapest of them.`
       : `${configs[recI].id} is recommended: it has the top score and every other config is significantly worse in ${metric}.`;
   return { configs: ranked, top: configs[topI].id, recommended: configs[recI].id, tiedWithTop: tied.map((i) => configs[i].id), recommendation };
 }

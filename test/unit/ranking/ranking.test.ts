@@ -63,11 +63,11 @@ test('scores, ranks, Pareto and the cheapest-of-the-tied recommendation', () => 
   assert.equal(r.top, 'A');
   assert.equal(r.recommended, 'B');
   assert.deepEqual(r.configs.map((c) => c.recommended), [false, true, false, false]);
-  assert.match(r.recommendation, /^B is recommended: the top 2 configs \(A, B\) are not significantly different in hit@5 from A/);
+  assert.match(r.recommendation, /^B is recommended: 2 configs \(A, B\) are not significantly different in hit@5 from the top-scoring A, and it is the cheapest of them\.$/);
   const b = r.configs[1].explanation;
   assert.match(b, /^#2 of 4 \(score 0\.817\)\. hit@5 0\.82 \(95% CI /);
   assert.match(b, /0\.03 below the top \(A\) in hit@5: paired 95% CI of the difference -0\.\d\d to 0\.00, not significant\./);
-  assert.match(b, /Recommended: the top 2 configs are not significantly different in hit@5, and this is the cheapest of them/);
+  assert.match(b, /Recommended: 2 configs, the top one included, are not significantly different in hit@5, and this is the cheapest of them/);
   assert.match(b, /Most misses: chunker-degraded \(5 of 7\): the evidence was split across a boundary/);
   assert.match(b, /Median latency 10\.0 ms; mean context 900 characters\. On the Pareto front/);
   assert.match(r.configs[2].explanation, /significantly worse/);
