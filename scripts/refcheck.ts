@@ -355,7 +355,7 @@ export function summaryLine(s: RefcheckSummary): string {
   return `reference cases: ${s.passed} passed, ${s.failed} failed, ${s.unsupported} unsupported`;
 }
 
-export const DEFAULT_FIXTURES = ['retrieval_cases.json', 'generation_cases.json'].map((f) => join(__dirname, '..', 'test', 'fixtures', 'metrics', f));
+export const DEFAULT_FIXTURES = ['retrieval_cases.json', 'generation_cases.json', 'extra_retrieval_cases.json', 'extra_generation_cases.json'].map((f) => join(__dirname, '..', 'test', 'fixtures', 'metrics', f));
 
 function main(argv: string[]): number {
   const verbose = argv.includes('--verbose') || argv.includes('-v');

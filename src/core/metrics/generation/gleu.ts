@@ -46,6 +46,8 @@ export function nltkCorpusGleu(
 }
 
 /** NLTK `sentence_gleu(references, hypothesis)` = `corpus_gleu([references], [hypothesis])`. */
-export function nltkSentenceGleu(references: readonly (readonly string[])[], hypothesis: readonly string[], options: GleuOptions = {}): number {
-  return nltkCorpusGleu([references], [hypothesis], options);
+export function nltkSentenceGleu(references: readonly (readonly string[])[] | readonly string[], hypothesis: readonly string[], options: GleuOptions = {}): number {
+  // NLTK's backward compatibility: a single reference (list of strings) may be passed directly.
+  const refs = (references.length === 0 || typeof references[0] === 'string' ? [references] : references) as readonly (readonly string[])[];
+  return nltkCorpusGleu([refs], [hypothesis], options);
 }

@@ -138,7 +138,7 @@ export function rougeScore(target: string, prediction: string, options: RougeOpt
       out[type] = rougeLsum(sents(target), sents(prediction));
     } else {
       const m = /^rouge([0-9])$/.exec(type);
-      if (!m) {
+      if (!m || Number(m[1]) <= 0) {
         throw new SpanproofError('bad-input', `Invalid rouge type: ${type}.`, { field: 'rougeTypes', fix: 'Use rouge1…rouge9, rougeL or rougeLsum.' });
       }
       out[type] = rougeN(tt, pt, Number(m[1]));
