@@ -6,6 +6,7 @@ export * from './types';
 export * from './errors';
 export { VERSION } from './version';
 export * from './corpus';
+export * from './chunking';
 export * from './groundtruth';
 export * from './metrics/trec';
 export * from './metrics/generation';
