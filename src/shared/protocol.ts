@@ -15,7 +15,6 @@
  */
 import type { RunSettings } from './settings';
 import type {
-  AcceptanceReport,
   QuestionRecord,
   RankingEntry,
   ResultsFile,

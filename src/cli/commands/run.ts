@@ -13,7 +13,7 @@ import type { Command } from 'commander';
 import { SpanproofError } from '../../core/errors';
 import { GridClient } from '../../core/grid/client';
 import { parseRunSettings } from '../../core/grid/settings';
-import { readRun, RESULT_METRICS } from '../../core/runs';
+import { readRun, RESULT_METRICS, stableStringify } from '../../core/runs';
 import { buildReportModel, rankingTable } from '../../core/report';
 import { DEFAULT_SETTINGS, type RunSettings } from '../../shared/settings';
 import type { GridRunResult } from '../../shared/protocol';
@@ -162,7 +162,7 @@ export function register(program: Command, setExit: SetExit): void {
       bar.end();
       const acc = result.results.acceptance;
       if (o.json) {
-        process.stdout.write(`${JSON.stringify({ ...result.results, runDir: result.runDir }, null, 2)}\n`);
+        process.stdout.write(`${stableStringify({ ...result.results, runDir: result.runDir }, 2)}\n`);
       } else {
         for (const w of result.warnings) process.stderr.write(`warning: ${w}\n`);
         const out: string[] = [];

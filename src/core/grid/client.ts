@@ -55,8 +55,10 @@ export class GridClient {
     if (this.worker) return this.worker;
     const path = this.opts.workerPath ?? defaultWorkerPath();
     if (!existsSync(path)) throw new SpanproofError('internal', `the worker script is missing: ${path}.`, { fix: 'run `npm run build`.' });
-    const execArgv = this.opts.execArgv ?? (path.endsWith('.ts') ? ['--import', 'tsx'] : undefined);
-    const w = new Worker(path, { execArgv });
+    // A TypeScript entry (tests, running from sources) is loaded through tsx's CommonJS hook.
+    const w = path.endsWith('.ts')
+      ? new Worker(`require('tsx/cjs'); require(${JSON.stringify(path)});`, { eval: true, execArgv: this.opts.execArgv })
+      : new Worker(path, { execArgv: this.opts.execArgv });
     w.on('message', (m: unknown) => {
       if (isProgressMessage(m)) this.pending.get(m.id)?.onProgress?.(m);
       else if (isResponseMessage(m)) {
