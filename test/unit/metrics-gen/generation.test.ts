@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import {
   exactMatch, keywordOverlap, keywordSet, lcsLength, meteorScore, nltkBrevityPenalty, nltkClosestRefLength,
   nltkModifiedPrecision, nltkSentenceBleu, nltkSentenceGleu, normalizeAnswer, PorterStemmer, rougeScore, rougeTokenize,
-  sacreComputeBleu, sacreCorpusBleu, squadScore, tokenF1, tokenize13a, tokenizeChar, tokenizeIntl,
+  sacreComputeBleu, sacreCorpusBleu, scoreGeneration, squadScore, unicodeTokens, tokenF1, tokenize13a, tokenizeChar, tokenizeIntl,
 } from '../../../src/core/metrics/generation';
 import { isSpanproofError } from '../../../src/core/errors';
 
@@ -96,4 +96,19 @@ test('keyword overlap: CJK segmentation vs the memory-eval tokeniser', () => {
   assert.ok(keywordSet(ref).has('模型') && keywordSet(ref).has('向量'));
   assert.ok(ours.hitRate > 0.3, `hit rate ${ours.hitRate}`);
   assert.equal(keywordOverlap('The quick brown fox', 'a quick fox').hitRate, 2 / 4);
+});
+
+test('scoreGeneration records the tokeniser and uses Unicode segmentation by default', () => {
+  assert.deepEqual(unicodeTokens('Hello, Wörld! 模型用于搜索'), ['hello', 'wörld', '模型', '用于', '搜索']);
+  const zh = scoreGeneration('模型用于搜索', ['模型用于相似度搜索'], { metrics: ['f1', 'rouge1', 'keyword'] });
+  // tokens: pred [模型, 用于, 搜索], ref [模型, 用于, 相似, 度, 搜索]: overlap 3 → P 1, R 3/5, F1 = 0.75
+  close(zh.find((s) => s.metric === 'f1')!.value, 0.75);
+  close(zh.find((s) => s.metric === 'rouge1')!.value, 0.75);
+  assert.equal(zh.find((s) => s.metric === 'rouge1')!.tokenizer, 'intl-segmenter');
+  // rouge_score's own tokeniser drops every Han character → 0 (its published behaviour)
+  const ref = scoreGeneration('模型用于搜索', ['模型用于相似度搜索'], { metrics: ['rouge1'], tokenization: 'reference' })[0];
+  assert.equal(ref.value, 0);
+  assert.equal(ref.tokenizer, 'rouge-score');
+  const en = scoreGeneration('The cat sat.', ['the cat sat'], { metrics: ['em', 'f1'], tokenization: 'reference' });
+  assert.deepEqual(en.map((s) => s.value), [1, 1]);
 });

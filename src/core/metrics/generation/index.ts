@@ -12,3 +12,4 @@ export * from './gleu';
 export * from './meteor';
 export * from './keywords';
 export { PorterStemmer, porterStem, type PorterMode } from './porter';
+export * from './score';
