@@ -59,7 +59,7 @@ export type EvidenceResolution =
   /** Rule 3: no occurrence, or the source is not in the corpus (`reason: "source not found"`). */
   | { status: 'stale'; reason: string; nearest?: NearMatch }
   /** Rule 4: several equally good occurrences; candidate offsets and 1-based lines. */
-  | { status: 'ambiguous'; candidates: Candidate[] }
+  | { status: 'ambiguous'; candidates: AnchorCandidate[] }
   /** Rule 5: the quote is too short to be evidence. */
   | { status: 'rejected'; reason: string };
 
@@ -75,7 +75,7 @@ export interface NearMatch {
   similarity: number;
 }
 
-export interface Candidate {
+export interface AnchorCandidate {
   start: number;
   end: number;
   /** 1-based line of `start`. */
@@ -103,7 +103,7 @@ export interface AcceptanceReport {
   /** One entry per stale evidence item. `evidence` is its index in the question's evidence list. */
   stale: Array<{ id: string; source: string; exact: string; reason: string; evidence: number; nearest?: NearMatch }>;
   /** One entry per ambiguous evidence item. */
-  ambiguous: Array<{ id: string; source: string; exact: string; evidence: number; candidates: Candidate[] }>;
+  ambiguous: Array<{ id: string; source: string; exact: string; evidence: number; candidates: AnchorCandidate[] }>;
   /** One entry per rejected evidence item. */
   rejected: Array<{ id: string; reason: string; source: string; evidence: number }>;
   /** One entry per moved evidence item: old and new offsets. */
@@ -127,7 +127,7 @@ export interface ResolveOptions {
   minQuoteLength?: number;
 }
 
-export { parseGroundTruth, serializeGroundTruth } from './schema';
+export { indentOf, parseGroundTruth, serializeGroundTruth } from './schema';
 export { readGroundTruth, readGroundTruthWithText, writeGroundTruth } from './io';
 export { resolveEvidence, resolveGroundTruth } from './resolve';
 export { makeSelector } from './selector';

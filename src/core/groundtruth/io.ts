@@ -46,12 +46,6 @@ async function readText(file: string): Promise<string> {
   }
 }
 
-/** The indentation of an existing JSON text (first indented line), so rewrites keep diffs small. */
-function detectIndent(json: string): string | undefined {
-  const m = /\n([ \t]+)\S/.exec(json);
-  return m?.[1];
-}
-
 /**
  * Write `gt` to `file` atomically (temp file in the same folder, fsync, rename), creating the folder
  * if needed. Keeps the existing file's indentation. Does not write when the serialised content equals
@@ -72,8 +66,7 @@ export async function writeGroundTruth(file: string, gt: GroundTruthFile, opts: 
       file, fix: 'reload the file and apply the change again.',
     });
   }
-  const indent = (current !== null ? detectIndent(current) : undefined) ?? 2;
-  const text = serializeGroundTruth(gt, { indent });
+  const text = serializeGroundTruth(gt, { like: current });
   if (text === current) return false;
   const dir = path.dirname(file);
   await mkdir(dir, { recursive: true });

@@ -12,7 +12,7 @@
 import { DEFAULT_SETTINGS } from '../../shared/settings';
 import type { Span } from '../types';
 import type {
-  AcceptanceReport, Candidate, EvidenceResolution, EvidenceSelector, GroundTruthFile, Resolution,
+  AcceptanceReport, AnchorCandidate, EvidenceResolution, EvidenceSelector, GroundTruthFile, Resolution,
   ResolvedQuestion, ResolveOptions,
 } from './index';
 import { nearestMatch } from './nearest';
@@ -72,12 +72,12 @@ function resolveIn(sel: EvidenceSelector, doc: DocumentView | undefined, opts: R
   if (best.length > 1 && sel.start !== undefined) {
     const old = sel.start;
     const dist = (i: number): number => Math.abs(norm.raw[i] - old);
-    const dMin = Math.min(...best.map(dist));
+    const dMin = best.reduce((m, i) => Math.min(m, dist(i)), Infinity);
     best = best.filter((i) => dist(i) === dMin);
   }
   const toSpan = (i: number): Span => ({ source, start: norm.raw[i], end: norm.raw[i + q.length] });
   if (best.length > 1) {
-    const candidates: Candidate[] = best.map((i) => {
+    const candidates: AnchorCandidate[] = best.map((i) => {
       const s = toSpan(i);
       return { start: s.start, end: s.end, line: doc.line(s.start) };
     });

@@ -130,16 +130,25 @@ function ordered(obj: Record<string, unknown>, known: readonly string[]): Record
   return out;
 }
 
+/** The indentation of an existing JSON text (its first indented line), or undefined. */
+export function indentOf(json: string): string | undefined {
+  return /\n([ \t]+)\S/.exec(json)?.[1];
+}
+
 /**
- * Serialise `gt` pretty-printed (default indent 2) with stable key order: known keys in SPEC §3.1
- * order, unknown keys after them in their original order; ends with a newline. Deterministic.
+ * Serialise `gt` pretty-printed with stable key order: known keys in SPEC §3.1 order, unknown keys
+ * after them in their original order; ends with a newline. Deterministic.
+ * Indentation: `opts.indent` if given, else that of `opts.like` (the file's current text, so that
+ * `serializeGroundTruth(gt, {like: disk}) === disk` means "nothing to write"), else 2 spaces.
+ * `writeGroundTruth` uses the same rule with the file's current content.
  */
-export function serializeGroundTruth(gt: GroundTruthFile, opts: { indent?: number | string } = {}): string {
+export function serializeGroundTruth(gt: GroundTruthFile, opts: { indent?: number | string; like?: string | null } = {}): string {
+  const indent = opts.indent ?? (opts.like ? indentOf(opts.like) : undefined) ?? 2;
   const top = ordered(gt, FILE_KEYS);
   top.questions = gt.questions.map((q) => {
     const o = ordered(q, QUESTION_KEYS);
     o.evidence = q.evidence.map((e) => ordered(e, SELECTOR_KEYS));
     return o;
   });
-  return `${JSON.stringify(top, null, opts.indent ?? 2)}\n`;
+  return `${JSON.stringify(top, null, indent)}\n`;
 }

@@ -138,3 +138,10 @@ test('readGroundTruth: a missing file is not-found, naming it', async () => {
   const file = path.join(tmpdir(), 'spanproof-missing-gt-91ab.json');
   await assert.rejects(readGroundTruth(file), (e: unknown) => isSpanproofError(e) && e.code === 'not-found' && e.message.startsWith(`${file}: `));
 });
+
+test('serializeGroundTruth {like}: takes the indentation of the current file text', () => {
+  const gt: GroundTruthFile = { spanproof: 1, questions: [] };
+  assert.equal(serializeGroundTruth(gt, { like: '{\n "spanproof": 1\n}' }), '{\n "spanproof": 1,\n "questions": []\n}\n');
+  assert.equal(serializeGroundTruth(gt, { like: '{\n\t"spanproof": 1\n}' }), '{\n\t"spanproof": 1,\n\t"questions": []\n}\n');
+  assert.equal(serializeGroundTruth(gt, { like: null }), '{\n  "spanproof": 1,\n  "questions": []\n}\n');
+});
