@@ -77,6 +77,8 @@ export interface ChunkerStage {
   chunkMs: number;
   bm25Ms: number;
   embedMs: number;
+  /** Documents whose chunks came from the chunk cache. */
+  cachedDocs: number;
 }
 
 export interface EngineOutput {
@@ -137,7 +139,7 @@ export async function runEngine(input: EngineInput): Promise<EngineOutput> {
 
   for (const chunker of chunkers) {
     const mine = configs.filter((c) => c.chunker === chunker);
-    const st: ChunkerStage = { chunker, chunks: [], chunkMs: 0, bm25Ms: 0, embedMs: 0 };
+    const st: ChunkerStage = { chunker, chunks: [], chunkMs: 0, bm25Ms: 0, embedMs: 0, cachedDocs: 0 };
     const doneAtStart = done;
     stages.push(st);
     const failAll = (message: string) => {
@@ -159,7 +161,8 @@ export async function runEngine(input: EngineInput): Promise<EngineOutput> {
       const embed = { fn: (texts: readonly string[]) => embedder.embed(texts), dim: embedder.dim };
       for (const doc of input.documents) {
         let got = input.caches?.getChunks?.(doc, key) ?? null;
-        if (!got) {
+        if (got) st.cachedDocs++;
+        else {
           got = await chunkCorpus([doc], chunker, settings.chunkerParams, embed);
           input.caches?.putChunks?.(doc, key, got);
         }

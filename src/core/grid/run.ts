@@ -26,6 +26,7 @@ import { runEngine, engineTotal, type EngineOutput, type ItemRecord } from './en
 import { aggregate } from './aggregate';
 import { explainConfig } from './explain';
 import { buildRanking } from './ranking';
+import { ChunkCache } from './chunkCache';
 
 export interface GridHooks {
   signal?: AbortSignal;
@@ -159,6 +160,7 @@ export async function runGrid(params: GridRunParams, hooks: GridHooks = {}): Pro
     }
     const cacheDir = params.cacheDir ? resolve(params.cacheDir) : resolveCacheDir(workspace);
     const embCache = new EmbeddingCache(cacheDir);
+    const chunkCache = new ChunkCache(cacheDir);
     rerankCache = reranker ? PersistentRerankCache.open(cacheDir, reranker.id) : null;
     const docSha = new Map(corpus.documents.map((d) => [d.source, d.sha256]));
     const emb = embedder;
@@ -175,6 +177,8 @@ export async function runGrid(params: GridRunParams, hooks: GridHooks = {}): Pro
         caches: {
           embedChunks: (chunks, chunker) => embedChunksCached(chunks, docSha, chunkerConfigKey(chunker, settings.chunkerParams) + (chunker === 'semantic' ? `|${emb.id}` : ''), emb, embCache),
           rerank: rerankCache ?? undefined,
+          getChunks: (doc, key) => chunkCache.getChunks(doc, key),
+          putChunks: (doc, key, chunks) => chunkCache.putChunks(doc, key, chunks),
         },
         onProgress: (p) => {
           progress(p.done, p.total, p.stage);
@@ -187,6 +191,7 @@ export async function runGrid(params: GridRunParams, hooks: GridHooks = {}): Pro
       }),
     );
     rerankCache?.flush();
+    chunkCache.flush();
     for (const st of out.stages) if (st.error) warnings.push(st.error);
 
     progress(0, 1, 'metrics');
@@ -228,7 +233,7 @@ export async function runGrid(params: GridRunParams, hooks: GridHooks = {}): Pro
     const timings: TimingsFile = {
       totalMs: 0,
       stages: stageMs,
-      perChunker: Object.fromEntries(out.stages.map((s) => [s.chunker, { chunkMs: s.chunkMs, bm25Ms: s.bm25Ms, embedMs: s.embedMs, chunks: s.chunks.length, cacheHit: false }])),
+      perChunker: Object.fromEntries(out.stages.map((s) => [s.chunker, { chunkMs: s.chunkMs, bm25Ms: s.bm25Ms, embedMs: s.embedMs, chunks: s.chunks.length, cacheHit: s.cachedDocs === corpus.documents.length }])),
       perConfig,
     };
     const ranking: RankingEntry[] = buildRanking(results, timings, settings, agg.primary, agg.resamples).entries;

@@ -18,6 +18,8 @@ test('two runs with identical inputs write byte-identical results.json (second r
   const a = await runGrid({ workspace: MINI, groundTruthFile: MINI_GT, settings: smallSettings(), runsRoot: join(root, 'runs'), cacheDir });
   const b = await runGrid({ workspace: MINI, groundTruthFile: MINI_GT, settings: smallSettings(), runsRoot: join(root, 'runs'), cacheDir });
   assert.notEqual(a.runDir, b.runDir);
+  assert.equal(a.timings.perChunker.heading.cacheHit, false);
+  assert.equal(b.timings.perChunker.heading.cacheHit, true, 'the second run reads chunk boundaries from the cache');
   const ra = readText(join(a.runDir!, 'results.json'));
   const rb = readText(join(b.runDir!, 'results.json'));
   assert.equal(ra, rb);
