@@ -348,7 +348,7 @@ function matrixView(): Node {
       },
       scales: {
         x: { type: 'category', labels: configs, offset: true, ticks: { color: pal.fg, autoSkip: false, maxRotation: 70, minRotation: 50, font: { size: 10 } }, grid: { display: false } },
-        y: { type: 'category', labels: qids, offset: true, ticks: { color: pal.fg, autoSkip: false, font: { size: 10 } }, grid: { display: false } },
+        y: { type: 'category', labels: qids, offset: true, reverse: true, ticks: { color: pal.fg, autoSkip: false, font: { size: 10 } }, grid: { display: false } },
       },
       onClick: (_e: unknown, els: Array<{ index: number }>) => {
         const el = els[0];
@@ -612,8 +612,10 @@ function cutView(m: MissDetail): Node {
   ]);
   const pre = h('pre', { class: 'chunk-text' }, '…');
   box.appendChild(pre);
-  const from = Math.max(0, Math.min(e.start, c?.start ?? e.start) - 80);
-  const to = Math.max(e.end, c?.end ?? e.end) + 80;
+  // Window: the evidence with up to 200 characters of the chunk on either side, plus a little context.
+  const sameDoc = !!c && c.source === e.source;
+  const from = Math.max(0, Math.min(e.start, sameDoc ? Math.max(c.start, e.start - 200) : e.start) - 60);
+  const to = Math.max(e.end, sameDoc ? Math.min(c.end, e.end + 200) : e.end) + 60;
   void request('readSpan', { source: e.source, start: from, end: to })
     .then((got) => {
       clear(pre);

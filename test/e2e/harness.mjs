@@ -1,0 +1,225 @@
+// Real-VS-Code e2e harness (TESTING.md §2): code-server 4.100.3 on 127.0.0.1 with the extension loaded
+// unpacked (symlinked into the extensions dir) or from a VSIX, driven by playwright-core + Debian chromium.
+import { spawn, execFileSync } from 'node:child_process';
+import { mkdtempSync, mkdirSync, writeFileSync, symlinkSync, cpSync, existsSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { createServer } from 'node:net';
+import { chromium } from 'playwright-core';
+
+export const repo = resolve(import.meta.dirname, '..', '..');
+export const cacheDir = process.env.SPANPROOF_E2E_CACHE ?? join(repo, 'test', 'e2e', '.cache');
+export const codeServerBin = join(cacheDir, 'code-server-4.100.3', 'node_modules', '.bin', 'code-server');
+export const outDir = process.env.SPANPROOF_E2E_OUT ?? join(repo, 'test', 'e2e', 'out');
+
+export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+function freePort() {
+  return new Promise((res, rej) => {
+    const s = createServer();
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => res(port));
+    });
+    s.on('error', rej);
+  });
+}
+
+/** Fresh copy of the sample workspace (never modify the fixture). */
+export function copyWorkspace(name) {
+  const dir = mkdtempSync(join(tmpdir(), `spanproof-e2e-${name}-`));
+  cpSync(join(repo, 'test', 'fixtures', 'e2e', 'workspace'), dir, { recursive: true });
+  return dir;
+}
+
+/**
+ * Starts code-server with the extension. `vsix`: install that file instead of symlinking the repo.
+ * Returns {url, port, pid, stop(), userDataDir}.
+ */
+export async function startCodeServer({ vsix, env = {} } = {}) {
+  const base = mkdtempSync(join(tmpdir(), 'spanproof-cs-'));
+  const ud = join(base, 'ud');
+  const ext = join(base, 'ext');
+  mkdirSync(join(ud, 'User'), { recursive: true });
+  mkdirSync(ext, { recursive: true });
+  writeFileSync(
+    join(ud, 'User', 'settings.json'),
+    JSON.stringify({
+      'workbench.startupEditor': 'none',
+      'telemetry.telemetryLevel': 'off',
+      'workbench.tips.enabled': false,
+      'workbench.enableExperiments': false,
+      'extensions.autoCheckUpdates': false,
+      'extensions.autoUpdate': false,
+      'update.mode': 'none',
+      'editor.minimap.enabled': false,
+      'workbench.colorTheme': 'Default Dark Modern',
+      'security.workspace.trust.enabled': false,
+      'chat.commandCenter.enabled': false,
+      'window.commandCenter': false,
+    }),
+  );
+  writeFileSync(join(base, 'cs.yaml'), 'auth: none\n');
+  const childEnv = { ...process.env, XDG_CONFIG_HOME: join(ud, 'xdg-config'), XDG_DATA_HOME: join(ud, 'xdg-data'), ...env };
+  if (vsix) {
+    execFileSync(codeServerBin, ['--user-data-dir', ud, '--extensions-dir', ext, '--install-extension', vsix], { env: childEnv, stdio: 'pipe' });
+  } else {
+    const pkg = JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8'));
+    symlinkSync(repo, join(ext, `${pkg.publisher}.${pkg.name}-${pkg.version}`));
+  }
+  const port = await freePort();
+  const args = [
+    '--config', join(base, 'cs.yaml'), '--auth', 'none', '--bind-addr', `127.0.0.1:${port}`,
+    '--disable-telemetry', '--disable-update-check', '--disable-workspace-trust', '--disable-getting-started-override',
+    '--user-data-dir', ud, '--extensions-dir', ext,
+  ];
+  const log = [];
+  const child = spawn(codeServerBin, args, { env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+  child.stdout.on('data', (d) => log.push(String(d)));
+  child.stderr.on('data', (d) => log.push(String(d)));
+  const url = `http://127.0.0.1:${port}`;
+  const t0 = Date.now();
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`code-server exited: ${log.join('')}`);
+    try {
+      const r = await fetch(`${url}/healthz`);
+      if (r.ok) break;
+    } catch {
+      /* not yet */
+    }
+    if (Date.now() - t0 > 60000) throw new Error(`code-server did not answer /healthz in 60 s: ${log.join('')}`);
+    await sleep(300);
+  }
+  return {
+    url, port, pid: child.pid, userDataDir: ud, extensionsDir: ext, log,
+    async stop() {
+      if (child.exitCode !== null) return;
+      try { process.kill(child.pid, 'SIGTERM'); } catch { /* gone */ }
+      for (let i = 0; i < 50 && child.exitCode === null; i++) await sleep(100);
+      if (child.exitCode === null) try { process.kill(child.pid, 'SIGKILL'); } catch { /* gone */ }
+    },
+  };
+}
+
+export async function launchBrowser() {
+  const profile = mkdtempSync(join(tmpdir(), 'spanproof-chromium-'));
+  return chromium.launchPersistentContext(profile, {
+    executablePath: process.env.SPANPROOF_CHROMIUM ?? '/usr/bin/chromium',
+    headless: true,
+    viewport: { width: 1600, height: 1000 },
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'],
+  });
+}
+
+/** Opens `folder` in the workbench and waits until the explorer shows files. */
+export async function openWorkbench(page, server, folder, payload) {
+  let u = `${server.url}/?folder=${encodeURIComponent(folder)}`;
+  if (payload) u += `&payload=${encodeURIComponent(JSON.stringify(payload))}`;
+  await page.goto(u);
+  await page.waitForSelector('.monaco-workbench', { timeout: 60000 });
+  if (!payload) await page.waitForSelector('.explorer-folders-view .monaco-list-row', { timeout: 60000 });
+}
+
+/** Runs a command from the palette by its title (retrying: the palette list is a snapshot). */
+export async function runCommand(page, title, { timeout = 30000 } = {}) {
+  const t0 = Date.now();
+  for (;;) {
+    // Escape only closes an open quick input: in the editor it would clear the selection.
+    if (await page.locator('.quick-input-widget').isVisible().catch(() => false)) await page.keyboard.press('Escape');
+    await page.keyboard.press('F1');
+    const input = page.locator('.quick-input-widget input');
+    await input.waitFor({ state: 'visible', timeout: 5000 });
+    await input.fill(`>${title}`);
+    const row = page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first();
+    try {
+      await row.waitFor({ state: 'visible', timeout: 2500 });
+      // The list may still be filtering: make sure the first row is the one.
+      await sleep(200);
+      await row.click();
+      return;
+    } catch {
+      if (Date.now() - t0 > timeout) throw new Error(`command not found in the palette: ${title}`);
+      await sleep(1000);
+    }
+  }
+}
+
+/** Opens a file with Quick Open. */
+export async function openFile(page, relPath) {
+  if (await page.locator('.quick-input-widget').isVisible().catch(() => false)) await page.keyboard.press('Escape');
+  await page.keyboard.press('Control+p');
+  const input = page.locator('.quick-input-widget input');
+  await input.waitFor({ state: 'visible' });
+  await input.fill(relPath);
+  const base = relPath.split('/').pop();
+  await page.locator('.quick-input-list .monaco-list-row', { hasText: base }).first().waitFor({ timeout: 15000 });
+  await sleep(300);
+  await page.keyboard.press('Enter');
+  await page.locator('.tabs-container .tab.active', { hasText: base }).waitFor({ timeout: 15000 });
+  await page.locator('.monaco-editor .view-lines').first().waitFor();
+}
+
+/** Go to line `n` (1-based) of the active editor, column 1. */
+export async function gotoLine(page, n) {
+  await page.keyboard.press('Control+g');
+  const input = page.locator('.quick-input-widget input');
+  await input.waitFor({ state: 'visible' });
+  await input.fill(`:${n}:1`);
+  await sleep(200);
+  await page.keyboard.press('Enter');
+  await sleep(200);
+}
+
+export async function notificationText(page) {
+  return (await page.locator('.notification-toast .notification-list-item-message').allTextContents()).join('\n');
+}
+
+export async function waitForNotification(page, re, timeout = 30000) {
+  const t0 = Date.now();
+  for (;;) {
+    const t = await notificationText(page);
+    if (re.test(t)) return t;
+    if (Date.now() - t0 > timeout) throw new Error(`no notification matching ${re} (have: ${t})`);
+    await sleep(300);
+  }
+}
+
+/** The Frame of the results webview (outer webview iframe → #active-frame). */
+export async function webviewFrame(page, timeout = 60000) {
+  const t0 = Date.now();
+  for (;;) {
+    for (const f of page.frames()) {
+      if (f.url().includes('fake.html') || f.name() === 'active-frame') {
+        try {
+          if (await f.locator('#app').count()) return f;
+        } catch {
+          /* detached */
+        }
+      }
+    }
+    if (Date.now() - t0 > timeout) throw new Error('results webview did not appear');
+    await sleep(300);
+  }
+}
+
+export async function waitFor(fn, what, timeout = 30000) {
+  const t0 = Date.now();
+  let last;
+  for (;;) {
+    try {
+      last = await fn();
+      if (last) return last;
+    } catch (e) {
+      last = e;
+    }
+    if (Date.now() - t0 > timeout) throw new Error(`timed out waiting for ${what}${last instanceof Error ? `: ${last.message}` : ''}`);
+    await sleep(300);
+  }
+}
+
+export function shot(page, name) {
+  mkdirSync(outDir, { recursive: true });
+  return page.screenshot({ path: join(outDir, `${name}.png`) });
+}
+
+export { existsSync, readFileSync, join };
