@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { loadCorpus, sha256Hex } from '../../../src/core/corpus';
@@ -76,4 +76,21 @@ test('loadCorpus: the shipped FastAPI docs load completely', { skip: existsSync(
   const sorted = [...c.documents.map((d) => d.source)].sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
   assert.deepEqual(c.documents.map((d) => d.source), sorted);
   assert.ok(c.documents.some((d) => d.source === 'tutorial/query-params.md'));
+});
+
+const isRoot = process.getuid?.() === 0;
+test('loadCorpus: an unreadable file is skipped as unreadable', { skip: isRoot || process.platform === 'win32' ? 'root (or Windows) can read a chmod 000 file' : false }, async () => {
+  const root = tree({ 'ok.md': 'fine', 'locked.md': 'secret' });
+  try {
+    chmodSync(path.join(root, 'locked.md'), 0o000);
+    const c = await loadCorpus(root);
+    assert.deepEqual(c.documents.map((d) => d.source), ['ok.md']);
+    assert.equal(c.skipped.length, 1);
+    assert.equal(c.skipped[0].source, 'locked.md');
+    assert.equal(c.skipped[0].reason, 'unreadable');
+    assert.match(c.skipped[0].detail, /^EACCES: /);
+  } finally {
+    chmodSync(path.join(root, 'locked.md'), 0o600);
+    rmSync(root, { recursive: true, force: true });
+  }
 });
