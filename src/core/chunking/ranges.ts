@@ -17,11 +17,17 @@ export interface Range {
  */
 export const EOL = String.raw`(?:\r\n|\r(?!\n)|\n)`;
 
-/** Whitespace as `String.prototype.trim` defines it (also what coverage is measured against). */
+/**
+ * Whitespace as JavaScript's `\s` and `String.prototype.trim` define it (also what coverage is
+ * measured against): TAB, LF, VT, FF, CR, SPACE, U+00A0, U+1680, U+2000–U+200A, U+2028, U+2029,
+ * U+202F, U+205F, U+3000, U+FEFF. Zero-width U+200B/U+200C/U+200D are not whitespace.
+ */
 export function isWhitespaceCode(c: number): boolean {
-  // Fast path for ASCII; the rest defers to the regex engine's \s (Unicode White_Space + BOM).
   if (c < 128) return c === 32 || (c >= 9 && c <= 13);
-  return /\s/.test(String.fromCharCode(c));
+  return (
+    c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 ||
+    c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff
+  );
 }
 
 /**

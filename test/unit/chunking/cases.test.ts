@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { chunkCorpus, chunkDocument, chunkerConfigKey, assertChunkInvariants } from '../../../src/core/chunking';
 import { isSpanproofError } from '../../../src/core/errors';
 import { DEFAULT_SETTINGS, type ChunkerParams } from '../../../src/shared/settings';
+import { isWhitespaceCode } from '../../../src/core/chunking/ranges';
 import { doc } from './support';
 
 function withParams(over: Partial<ChunkerParams>): ChunkerParams {
@@ -192,4 +193,8 @@ test('chunkerConfigKey is stable and changes with params', () => {
   assert.equal(chunkerConfigKey('fixed', p), 'fixed/v1/{"overlap":100,"size":800}');
   assert.equal(chunkerConfigKey('semantic', p), 'semantic/v1/{"maxSize":2000,"minSize":200,"percentile":95,"windowSentences":1}');
   assert.notEqual(chunkerConfigKey('recursive', withParams({ recursive: { size: 400, overlap: 100 } })), chunkerConfigKey('recursive', p));
+});
+
+test('isWhitespaceCode agrees with JavaScript \\s on every BMP code unit', () => {
+  for (let c = 0; c < 0x10000; c++) assert.equal(isWhitespaceCode(c), /\s/.test(String.fromCharCode(c)), `U+${c.toString(16)}`);
 });
