@@ -195,6 +195,11 @@ export function nltkCorpusBleuMulti(
     });
   }
   for (let s = 0; s < hypotheses.length; s++) {
+    if (listOfReferences[s].length === 0) {
+      throw new SpanproofError('bad-input', `Hypothesis ${s} has no reference (NLTK raises ValueError).`, {
+        field: `references[${s}]`, fix: 'Give at least one reference per hypothesis.',
+      });
+    }
     if (!Array.isArray(hypotheses[s]) || !listOfReferences[s].every((r) => Array.isArray(r))) {
       throw new SpanproofError('bad-input', `NLTK BLEU expects tokenised input (arrays of tokens) for sentence ${s}.`, {
         field: `hypotheses[${s}]`, fix: 'Split hypotheses and references into tokens first, or use sacreBLEU for detokenised strings.',
