@@ -4,9 +4,12 @@
  * chunkCorpus also runs), size bounds, and determinism (a second run is identical).
  */
 import { test } from 'node:test';
+import { existsSync } from 'node:fs';
+import * as path from 'node:path';
 import assert from 'node:assert/strict';
 import { assertChunkInvariants, chunkCorpus } from '../../../src/core/chunking';
 import { sentenceRanges, sentenceRangesWholeText } from '../../../src/core/chunking/sentences';
+import { defaultModelDir, loadDefaultEmbedder } from '../../../src/core/models';
 import type { ChunkerId } from '../../../src/core/types';
 import { DEFAULT_SETTINGS } from '../../../src/shared/settings';
 import { hashedBagOfWords, loadSharedCorpus, SHARED_CORPORA } from './support';
@@ -57,4 +60,22 @@ test('per-line sentence segmentation equals one Intl.Segmenter pass over the who
     return;
   }
   for (const d of docs) assert.deepEqual(sentenceRanges(d.text), sentenceRangesWholeText(d.text), d.source);
+});
+
+test('semantic with the embedded default embedder keeps the invariants (chroma corpora)', async (t) => {
+  const docs = await loadSharedCorpus('../shared/data/chroma/corpora');
+  if (!docs) {
+    t.skip('../shared/data/chroma/corpora is not present');
+    return;
+  }
+  if (!existsSync(path.join(defaultModelDir(), 'model.onnx'))) {
+    t.skip(`the default model is not built in ${defaultModelDir()} (npm run build:models)`);
+    return;
+  }
+  const model = await loadDefaultEmbedder({ threads: 1 });
+  t.after(() => model.dispose());
+  const chunks = await chunkCorpus(docs, 'semantic', params, { fn: (x) => model.embed(x), dim: model.dim });
+  for (const d of docs) assertChunkInvariants(d, chunks.filter((c) => c.source === d.source), 'semantic');
+  for (const c of chunks) assert.ok(c.end - c.start <= params.semantic.maxSize);
+  assert.ok(chunks.length > docs.length);
 });
