@@ -256,6 +256,12 @@ function generationActual(c: Json, notes: string[]): unknown {
         }
         return vals[0];
       }
+      if (/t5/i.test(impl)) {
+        // T5 `t5.evaluation.metrics.bleu`: sacrebleu.corpus_bleu(tokenize="intl", smooth exp, value 0.0, no effective order), 0–100.
+        const r = sacreCorpusBleu(hyp, refs, { tokenize: p.tokenize ?? 'intl', smoothMethod: 'exp', smoothValue: 0, effectiveOrder: false, lowercase: false });
+        notes.push(`T5 bleu = sacreBLEU ${r.signature}`);
+        return c.expected && typeof c.expected === 'object' ? { bleu: r.score } : r.score;
+      }
       throw new Unsupported(`BLEU implementation "${impl}" not known`);
     }
     case 'rouge': {
