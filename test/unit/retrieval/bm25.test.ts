@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Bm25Index, bm25Tokens } from '../../../src/core/retrieval/index';
+import fc from 'fast-check';
+import { Bm25Index, bm25Tokens, bm25TokensUnsplit } from '../../../src/core/retrieval/index';
 import { chunksOf } from './helpers';
 
 // Toy corpus for a hand computation of BM25 as MiniSearch 7.2 computes it with
@@ -88,4 +89,18 @@ test('bm25 index survives toJSON/fromJSON with identical results; foreign JSON i
   for (const q of ['cat', 'dog sat', 'the mat bird']) assert.deepEqual(back.search(q, 10), idx.search(q, 10));
   assert.throws(() => Bm25Index.fromJSON({ kind: 'x' }), /not a Spanproof BM25 index/);
   assert.throws(() => Bm25Index.fromJSON(null), /not a Spanproof BM25 index/);
+});
+
+test('bm25Tokens (split at ASCII whitespace, memoised) equals one Intl.Segmenter pass over the whole text', () => {
+  const alphabet = ['a', 'Z', 'x', '1', '9', '_', '.', "'", '’', ',', ';', ':', '-', '@', ' ', ' ', '\n', '\t', '\r', '\f', '\v',
+    '我', '喜', '欢', '苹', '果', '東', '京', 'に', 'ア', 'ー', '😀', '\u200d', '\u0301', '\u00ad', '\u00a0', 'é', 'İ', '\u200b', '\ufe0f', '🇫', '🇷', 'ß', 'ǅ'];
+  fc.assert(fc.property(fc.array(fc.constantFrom(...alphabet), { maxLength: 80 }), (chars) => {
+    const text = chars.join('');
+    assert.deepEqual(bm25Tokens(text), bm25TokensUnsplit(text));
+  }), { numRuns: 3000, seed: 20261129 });
+  const words = ['FastAPI', 'path-params', 'e.g.', '3.14', "don't", '__init__', 'a_b', '我喜欢吃苹果', '東京都に住んでいます', '👍🏽', 'x\u0301y'];
+  fc.assert(fc.property(fc.array(fc.constantFrom(...words, ' ', '\n', '\r\n', '  ', '\t'), { maxLength: 40 }), (parts) => {
+    const text = parts.join('');
+    assert.deepEqual(bm25Tokens(text), bm25TokensUnsplit(text));
+  }), { numRuns: 1000, seed: 7 });
 });
