@@ -10,3 +10,4 @@ export * from './chunking';
 export * from './groundtruth';
 export * from './metrics/trec';
 export * from './metrics/generation';
+export * from './models';
