@@ -1,5 +1,5 @@
 /**
- * `spanproof validate [--workspace DIR] [--groundtruth FILE] [--json] [--fix]` (SPEC §11): resolve the
+ * `spanproof validate [--workspace DIR] [--groundtruth FILE] [--config FILE] [--json] [--fix]` (SPEC §11): resolve the
  * ground truth against the corpus and print the acceptance report. Exit 0 when every question
  * resolved (moved counts as resolved), 1 when any evidence is stale/ambiguous/rejected, 2 when the
  * ground-truth file is unreadable or invalid. Never writes the file unless `--fix` is given.
@@ -13,8 +13,9 @@ import {
 } from '../../core/groundtruth';
 import { DEFAULT_SETTINGS } from '../../shared/settings';
 import type { SetExit } from './index';
+import { settingsFromOptions } from './run';
 
-interface ValidateOptions { workspace: string; groundtruth?: string; json?: boolean; fix?: boolean }
+interface ValidateOptions { workspace: string; groundtruth?: string; config?: string; json?: boolean; fix?: boolean }
 
 export function register(program: Command, setExit: SetExit): void {
   program
@@ -22,6 +23,7 @@ export function register(program: Command, setExit: SetExit): void {
     .description('Resolve every evidence quote of the ground truth against the corpus and report the acceptance rate.')
     .option('--workspace <dir>', 'corpus root', '.')
     .option('--groundtruth <file>', `ground-truth file (default <workspace>/${DEFAULT_SETTINGS.groundTruthPath})`)
+    .option('--config <file>', 'run settings JSON (as for `spanproof run`): include, exclude, maxFileBytes, minQuoteLength, groundTruthPath apply')
     .option('--json', 'print only the acceptance report as JSON on stdout')
     .option('--fix', 'write re-anchored (moved) offsets back to the file, atomically, keeping a .bak copy of the previous version')
     .addHelpText('after', `
@@ -35,11 +37,12 @@ ambiguous or rejected; 2 the ground-truth file is missing, unreadable or invalid
 `)
     .action(async (opts: ValidateOptions) => {
       const workspace = opts.workspace;
-      const gtFile = opts.groundtruth ?? path.join(workspace, DEFAULT_SETTINGS.groundTruthPath);
+      const settings = settingsFromOptions({ workspace, config: opts.config, failUnder: [] });
+      const gtFile = opts.groundtruth ?? path.join(workspace, settings.groundTruthPath);
       const { gt, text } = await readGroundTruthWithText(gtFile);
-      const corpus = await loadCorpus(workspace);
+      const corpus = await loadCorpus(workspace, { include: settings.include, exclude: settings.exclude, maxFileBytes: settings.maxFileBytes });
       const texts = new Map(corpus.documents.map((d) => [d.source, d.text]));
-      const res = resolveGroundTruth(gt, (s) => texts.get(s));
+      const res = resolveGroundTruth(gt, (s) => texts.get(s), { minQuoteLength: settings.minQuoteLength });
       let written = false;
       if (opts.fix && res.changed) {
         await copyFile(gtFile, `${gtFile}.bak`);

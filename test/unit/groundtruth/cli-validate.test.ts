@@ -116,6 +116,28 @@ test('validate --fix: moved offsets written atomically with a .bak of the previo
   });
 });
 
+test('validate --config: corpus globs and minQuoteLength come from the run settings', () => {
+  inCopy((dir) => {
+    const ws = path.join(dir, 'mini');
+    const config = path.join(dir, 'settings.json');
+    writeFileSync(config, JSON.stringify({ include: ['docs/*.md'] }));
+    const r = cli('--workspace', ws, '--config', config, '--json');
+    assert.equal(r.code, 1, r.stderr);
+    const report = JSON.parse(r.stdout);
+    // notes.txt is no longer in the corpus.
+    assert.deepEqual([report.total, report.resolved], [2, 1]);
+    assert.deepEqual(report.stale.map((s: { id: string; reason: string }) => [s.id, s.reason]), [['release', 'source not found']]);
+    // The 87-unit CRLF quote of guide.md passes a minimum of 50; the 34-unit quote of notes.txt does not.
+    writeFileSync(config, JSON.stringify({ minQuoteLength: 50 }));
+    const r2 = cli('--workspace', ws, '--config', config, '--json');
+    assert.equal(r2.code, 1);
+    assert.equal(JSON.parse(r2.stdout).resolved, 1);
+    assert.deepEqual(JSON.parse(r2.stdout).rejected, [{ id: 'release', reason: 'quote is 34 characters long (ignoring surrounding whitespace), shorter than the minimum of 50; quote a longer passage, or lower minQuoteLength', source: 'docs/notes.txt', evidence: 0 }]);
+    writeFileSync(config, JSON.stringify({ minQuoteLength: 'twelve' }));
+    assert.equal(cli('--workspace', ws, '--config', config).code, 2);
+  });
+});
+
 const FASTAPI = path.join(REPO, '..', 'shared', 'data', 'fastapi-docs');
 test('validate on the shipped FastAPI sample: 45/45, exit 0', { skip: existsSync(FASTAPI) ? false : `${FASTAPI} not present` }, () => {
   const r = cli('--workspace', FASTAPI, '--groundtruth', `${FASTAPI}.groundtruth.json`, '--json');
