@@ -60,6 +60,12 @@ export interface EvaluateRunOptions {
    * `skip` (default; counted in `counts.missingFromRun`) or `error` (trec_eval v10 aborts, exit 4).
    */
   missingRunQueries?: 'skip' | 'error';
+  /**
+   * Not trec_eval: leave out judged queries with no relevant document (R = 0) instead of scoring
+   * them 0 — the convention of tools that average over "queries with ≥ 1 relevant doc". Their
+   * count is reported in `counts.zeroRelevantSkipped`. Default false (trec_eval).
+   */
+  skipZeroRelevant?: boolean;
 }
 
 export interface EvaluateRunResult {
@@ -74,6 +80,8 @@ export interface EvaluateRunResult {
     ignored: number;
     /** Judged queries absent from the run and not evaluated (only when `completeQueries` is false). */
     missingFromRun: number;
+    /** Judged queries with R = 0 left out because of `skipZeroRelevant` (0 otherwise). */
+    zeroRelevantSkipped: number;
   };
   /** Canonical measure names, in the order computed. */
   measures: string[];
@@ -284,6 +292,7 @@ export function evaluateRun(qrels: TrecQrels, run: TrecRun, options: EvaluateRun
   const perQuery = new Map<string, Record<string, number>>();
   let ignored = 0;
   let missingFromRun = 0;
+  let zeroRelevantSkipped = 0;
   for (const qid of run.keys()) if (!qrels.has(qid)) ignored++;
   // Validate run queries that are ignored too (a duplicate is fatal in trec_eval whatever the qrels).
   for (const [qid, entries] of run) if (!qrels.has(qid)) rankTrec(entries, qid);
@@ -299,6 +308,10 @@ export function evaluateRun(qrels: TrecQrels, run: TrecRun, options: EvaluateRun
       continue;
     }
     const ranked = rankTrec(entries ?? [], qid);
+    if (options.skipZeroRelevant && ![...qrels.get(qid)!.values()].some((r) => r >= relevanceLevel)) {
+      zeroRelevantSkipped++;
+      continue;
+    }
     perQuery.set(qid, evaluateQuery(qrels.get(qid)!, ranked, perQueryKeys, { relevanceLevel, gain }));
   }
   const mean: Record<string, number> = {};
@@ -309,7 +322,7 @@ export function evaluateRun(qrels: TrecQrels, run: TrecRun, options: EvaluateRun
     for (const row of perQuery.values()) s += row[k];
     mean[k] = SUMMED.has(k) ? s : n === 0 ? 0 : s / n;
   }
-  return { perQuery, mean, counts: { evaluated: n, ignored, missingFromRun }, measures: keys, relevanceLevel, gain };
+  return { perQuery, mean, counts: { evaluated: n, ignored, missingFromRun, zeroRelevantSkipped }, measures: keys, relevanceLevel, gain };
 }
 
 // ---------------------------------------------------------------------------------------------

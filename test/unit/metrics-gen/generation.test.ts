@@ -74,6 +74,7 @@ test('Porter stemmer in NLTK mode (NLTK porter.py docstring vocabulary)', () => 
   assert.equal(st.stem('dying'), 'die');
   assert.equal(new PorterStemmer('ORIGINAL_ALGORITHM').stem('dying'), 'dy');
   assert.equal(st.stem('skies'), 'sky');
+  assert.equal(st.stem('oed'), 'o'); // NLTK test_stem.py test_oed_bug (issue #1581)
 });
 
 test('METEOR (NLTK, exact + stem stages) and GLEU', () => {

@@ -61,13 +61,17 @@ test('query set: run-only queries ignored, zero-relevant judged queries count, -
   const q = qrelsFromObject({ q1: { a: 1 }, q2: { b: 0 }, q3: { c: 1 } });
   const rr = runFromObject({ q1: [['a', 1]], q2: [['b', 1]], qX: [['z', 1]] });
   const plain = evaluateRun(q, rr, { measures: ['P_1', 'num_q', 'num_rel'] });
-  assert.deepEqual(plain.counts, { evaluated: 2, ignored: 1, missingFromRun: 1 });
+  assert.deepEqual(plain.counts, { evaluated: 2, ignored: 1, missingFromRun: 1, zeroRelevantSkipped: 0 });
   close(plain.mean['precision@1'], (1 + 0) / 2); // q2 judged, zero relevant, scores 0 and counts
   assert.equal(plain.mean.num_rel, 1); // num_* are sums
   const c = evaluateRun(q, rr, { measures: ['P_1', 'num_q', 'num_rel'], completeQueries: true });
   assert.equal(c.mean.num_q, 3);
   close(c.mean['precision@1'], 1 / 3);
   assert.equal(c.mean.num_rel, 2);
+  // the non-trec_eval convention, as an option: mean over queries with R ≥ 1 only
+  const skip = evaluateRun(q, rr, { measures: ['P_1'], skipZeroRelevant: true });
+  assert.equal(skip.mean['precision@1'], 1);
+  assert.equal(skip.counts.zeroRelevantSkipped, 1);
   assert.throws(() => evaluateRun(q, rr, { missingRunQueries: 'error' }), (e: unknown) => isSpanproofError(e) && /q3/.test((e as Error).message));
 });
 
