@@ -113,3 +113,22 @@ test('scoreGeneration records the tokeniser and uses Unicode segmentation by def
   const en = scoreGeneration('The cat sat.', ['the cat sat'], { metrics: ['em', 'f1'], tokenization: 'reference' });
   assert.deepEqual(en.map((s) => s.value), [1, 1]);
 });
+
+test('NLTK smoothing methods 1, 3, 4 by hand on a pair with zero 3- and 4-gram matches; method3 = sacreBLEU exp', () => {
+  // NLTK bleu_score.py docstring pair: p1 = 8/14, p2 = 1/13, p3 = 0/12, p4 = 0/11; hyp 14 tokens,
+  // references 16, 18, 16 tokens → r = 16, BP = exp(1 − 16/14).
+  const refs = [
+    toks('It is a guide to action that ensures that the military will forever heed Party commands'),
+    toks('It is the guiding principle which guarantees the military forces always being under the command of the Party'),
+    toks('It is the practical guide for the army always to heed the directions of the party'),
+  ];
+  const hyp = toks('It is to insure the troops forever hearing the activity guidebook that party direct');
+  const bp = Math.exp(1 - 16 / 14);
+  const geo = (p3: number, p4: number): number => bp * Math.exp(0.25 * (Math.log(8 / 14) + Math.log(1 / 13) + Math.log(p3) + Math.log(p4)));
+  close(nltkSentenceBleu(refs, hyp, { smoothing: 1 }), geo(0.1 / 12, 0.1 / 11)); // ε = 0.1 → 0.0370 (NLTK docstring)
+  close(nltkSentenceBleu(refs, hyp, { smoothing: 3 }), geo(1 / (2 * 12), 1 / (4 * 11))); // 1/(2^k · total)
+  close(nltkSentenceBleu(refs, hyp, { smoothing: 4 }), geo(1 / ((2 * 5) / Math.log(14)) / 12, 1 / ((4 * 5) / Math.log(14)) / 11));
+  // sacreBLEU's default exp smoothing is the same mteval rule, on the 0–100 scale: 6.963003305718091
+  close(sacreCorpusBleu([hyp.join(' ')], [refs.map((r) => r.join(' '))], { effectiveOrder: true }).score / 100, geo(1 / 24, 1 / 44), 1e-12);
+  close(nltkSentenceBleu(refs, hyp, { smoothing: 3 }) * 100, 6.963003305718091, 1e-9);
+});
