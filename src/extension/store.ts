@@ -205,13 +205,17 @@ export class GroundTruthStore implements vscode.Disposable {
       const base = this.diskContent === null ? { spanproof: 1 as const, questions: [] } : parseGroundTruth(this.diskContent, this.file);
       const m = mergeGroundTruth(base, next, theirs);
       if (!m.merged) {
-        const choice = await vscode.window.showWarningMessage(
-          `Spanproof did not save the ground truth: ${path.basename(this.file)} was changed on disk and the same question(s) were edited here (${m.conflicts.join(', ')}).`,
-          'Reload from Disk',
-          'Open File',
-        );
-        if (choice === 'Reload from Disk') await this.load();
-        if (choice === 'Open File') await vscode.window.showTextDocument(vscode.Uri.file(this.file));
+        // Not awaited: the refusal must not block the caller until the user reacts.
+        void vscode.window
+          .showWarningMessage(
+            `Spanproof did not save the ground truth: ${path.basename(this.file)} was changed on disk and the same question(s) were edited here (${m.conflicts.join(', ')}).`,
+            'Reload from Disk',
+            'Open File',
+          )
+          .then(async (choice) => {
+            if (choice === 'Reload from Disk') await this.load();
+            if (choice === 'Open File') await vscode.window.showTextDocument(vscode.Uri.file(this.file));
+          });
         return 'conflict';
       }
       next = m.merged;

@@ -1,10 +1,12 @@
-/* global getComputedStyle, document, window */
+/* global getComputedStyle */
 // `npm run test:e2e`: the scenarios of issue 5 in a real VS Code (code-server 4.100.3 + chromium).
 // Prints one line per scenario and a final `N passed, N failed` line; exit 1 when any failed.
 // Env: SPANPROOF_E2E_OUT (screenshots), SPANPROOF_E2E_ONLY=1,4 (subset), SPANPROOF_E2E_VSIX (install that VSIX
 // instead of loading the repo unpacked), SPANPROOF_E2E_SKIP_BUILD=1.
 import { execFileSync } from 'node:child_process';
-import { readdirSync, writeFileSync, rmSync, mkdirSync } from 'node:fs';
+import { readdirSync, writeFileSync, rmSync, mkdirSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as esbuild from 'esbuild';
 import { createHash } from 'node:crypto';
 import { basename } from 'node:path';
 import * as H from './harness.mjs';
@@ -16,7 +18,9 @@ if (!process.env.SPANPROOF_E2E_SKIP_BUILD) execFileSync('node', ['scripts/build.
 
 const only = process.env.SPANPROOF_E2E_ONLY?.split(',').map(Number);
 const results = [];
-const server = await H.startCodeServer({ vsix: process.env.SPANPROOF_E2E_VSIX });
+const itDir = mkdtempSync(join(tmpdir(), 'spanproof-it-'));
+const itOut = join(itDir, 'results.json');
+const server = await H.startCodeServer({ vsix: process.env.SPANPROOF_E2E_VSIX, env: { SPANPROOF_IT_OUT: itOut } });
 const browser = await H.launchBrowser();
 const gtOf = (ws) => JSON.parse(readFileSync(join(ws, '.spanproof', 'groundtruth.json'), 'utf8'));
 const runsOf = (ws) => {
@@ -48,6 +52,33 @@ async function scenario(n, name, fn) {
 const runWs = H.copyWorkspace('runs');
 
 try {
+  // 0: in-host integration suites (extensionTestsPath route), each test reported on its own line.
+  if (!only || only.includes(0)) {
+    const bundle = join(itDir, 'index.js');
+    await esbuild.build({ entryPoints: [join(repo, 'test', 'integration', 'index.ts')], bundle: true, platform: 'node', target: 'node20', format: 'cjs', external: ['vscode', 'onnxruntime-node'], outfile: bundle, logLevel: 'warning' });
+    const page = await browser.newPage();
+    const t0 = Date.now();
+    try {
+      const ws = H.copyWorkspace('integration');
+      await H.openWorkbench(page, server, ws, [
+        ['extensionDevelopmentPath', `vscode-remote://remote${repo}`],
+        ['extensionTestsPath', `vscode-remote://remote${bundle}`],
+      ]);
+      await H.waitFor(() => existsSync(itOut), 'in-host results', 300000);
+      for (const t of JSON.parse(readFileSync(itOut, 'utf8'))) {
+        results.push({ n: 0, name: `in-host: ${t.name}`, ok: t.ok, ms: t.ms, error: t.error });
+        console.log(`${t.ok ? 'ok' : 'not ok'} 0 - in-host: ${t.name} (${(t.ms / 1000).toFixed(1)} s)${t.ok ? '' : `\n  ${t.error.split('\n').join('\n  ')}`}`);
+      }
+    } catch (e) {
+      await H.shot(page, '0-integration-FAIL').catch(() => undefined);
+      results.push({ n: 0, name: 'in-host integration', ok: false, ms: Date.now() - t0, error: String(e?.stack ?? e) });
+      console.log(`not ok 0 - in-host integration\n  ${String(e?.message ?? e)}`);
+    } finally {
+      await page.goto('about:blank').catch(() => undefined);
+      await page.close().catch(() => undefined);
+    }
+  }
+
   await scenario(1, 'new-question-from-selection', async (page) => {
     const ws = H.copyWorkspace('author');
     rmSync(join(ws, '.spanproof'), { recursive: true, force: true }); // the command must create the file

@@ -1,0 +1,169 @@
+/**
+ * In-host integration tests: run INSIDE the real extension host of code-server (the `extensionTestsPath`
+ * contract of @vscode/test-electron: a module exporting `run()`). Bundled by test/e2e/run.mjs with
+ * esbuild (`vscode` external). Results go to the JSON file named by SPANPROOF_IT_OUT, because console
+ * output reaches the page only as formatted text. The workspace is a fresh copy of
+ * test/fixtures/e2e/workspace (20 FastAPI questions).
+ */
+import * as assert from 'node:assert/strict';
+import { readFileSync, writeFileSync } from 'node:fs';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { Spanproof } from '../../src/extension/spanproof';
+
+interface Outcome {
+  name: string;
+  ok: boolean;
+  ms: number;
+  error?: string;
+}
+const tests: Array<{ name: string; fn: () => Promise<void> }> = [];
+const test = (name: string, fn: () => Promise<void>) => tests.push({ name, fn });
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function until<T>(fn: () => T | undefined | false, what: string, timeout = 15000): Promise<T> {
+  const t0 = Date.now();
+  for (;;) {
+    const v = fn();
+    if (v) return v;
+    if (Date.now() - t0 > timeout) throw new Error(`timed out waiting for ${what}`);
+    await sleep(100);
+  }
+}
+
+let sp: Spanproof;
+const folder = () => [...sp.folders.values()][0];
+const gtOnDisk = () => JSON.parse(readFileSync(folder().store.file, 'utf8')) as { questions: Array<{ id: string; question: string; evidence: Array<{ start: number; end: number; exact: string }> }> };
+const ws = () => vscode.workspace.workspaceFolders![0].uri.fsPath;
+
+test('activation returns the extension API and registers every command of SPEC §12', async () => {
+  const ext = vscode.extensions.getExtension('spanproof.spanproof');
+  assert.ok(ext, 'extension present');
+  sp = (await ext.activate()) as Spanproof;
+  assert.ok(sp && ext.isActive, 'activated with an API object');
+  const all = new Set(await vscode.commands.getCommands(true));
+  for (const id of [
+    'newQuestionFromSelection', 'addSelectionAsEvidence', 'runEvaluation', 'runEvaluationForQuestion', 'cancelEvaluation', 'showResults',
+    'validateGroundTruth', 'importDataset', 'exportReport', 'selectEmbeddingModel', 'openGroundTruthFile',
+  ]) assert.ok(all.has(`spanproof.${id}`), `spanproof.${id} registered`);
+});
+
+test('the sample ground truth loads and all 20 questions resolve', async () => {
+  const s = folder().store;
+  await until(() => s.resolution, 'resolution');
+  assert.equal(s.gt!.questions.length, 20);
+  assert.equal(s.resolution!.acceptance.total, 20);
+  assert.equal(s.resolution!.acceptance.resolved, 20);
+});
+
+test('an empty selection is refused and writes nothing', async () => {
+  const before = readFileSync(folder().store.file, 'utf8');
+  const doc = await vscode.workspace.openTextDocument(path.join(ws(), 'tutorial', 'cors.md'));
+  const ed = await vscode.window.showTextDocument(doc);
+  ed.selection = new vscode.Selection(1, 0, 1, 0); // line 2 is empty
+  const r = await vscode.commands.executeCommand('spanproof.newQuestionFromSelection');
+  assert.equal(r, undefined);
+  assert.equal(readFileSync(folder().store.file, 'utf8'), before);
+});
+
+test('spans follow live edits, and the new offsets are written when the document is saved', async () => {
+  const s = folder().store;
+  const doc = await vscode.workspace.openTextDocument(path.join(ws(), 'tutorial', 'body.md'));
+  await vscode.window.showTextDocument(doc);
+  const qi = s.gt!.questions.findIndex((q) => q.id === 'fa-d-008');
+  const before = gtOnDisk().questions[qi].evidence[0];
+  assert.equal(before.start, 718); // from the fixture
+  const insert = 'Inserted line.\n';
+  const edit = new vscode.WorkspaceEdit();
+  edit.insert(doc.uri, new vscode.Position(0, 0), insert);
+  assert.ok(await vscode.workspace.applyEdit(edit));
+  // Re-anchored (status `moved`, then `resolved` at the new offsets on the next keystroke's resolution).
+  await until(() => {
+    const x = s.resolution?.perEvidence[qi][0];
+    return x && (x.status === 'moved' || x.status === 'resolved') && x.span.start === 718 + insert.length;
+  }, 'span re-anchored to the shifted offset');
+  assert.equal(gtOnDisk().questions[qi].evidence[0].start, 718, 'not written before save');
+  await doc.save();
+  await until(() => gtOnDisk().questions[qi].evidence[0].start === 718 + insert.length, 'offsets written on save');
+  assert.equal(gtOnDisk().questions[qi].evidence[0].end, 885 + insert.length);
+});
+
+test('a concurrent disk edit of another question is merged, not overwritten', async () => {
+  const s = folder().store;
+  const file = s.file;
+  const disk = JSON.parse(readFileSync(file, 'utf8'));
+  disk.questions[0].question = 'Edited on disk';
+  // Write behind the store's back, then mutate in memory before the watcher reloads.
+  writeFileSync(file, JSON.stringify(disk, null, 2) + '\n');
+  const outcome = await s.mutate((gt) => {
+    gt.questions[1].tags = ['edited-in-editor'];
+  });
+  assert.ok(outcome === 'merged' || outcome === 'written', `outcome ${outcome}`);
+  const after = gtOnDisk();
+  assert.equal(after.questions[0].question, 'Edited on disk');
+  assert.deepEqual((after.questions[1] as unknown as { tags: string[] }).tags, ['edited-in-editor']);
+});
+
+test('a conflicting disk edit of the same question is refused and the disk version kept', async () => {
+  const s = folder().store;
+  await s.load();
+  const disk = JSON.parse(readFileSync(s.file, 'utf8'));
+  disk.questions[2].question = 'Disk wording';
+  const diskText = JSON.stringify(disk, null, 2) + '\n';
+  writeFileSync(s.file, diskText);
+  const outcome = await s.mutate((gt) => {
+    gt.questions[2].question = 'Editor wording';
+  });
+  assert.equal(outcome, 'conflict');
+  assert.equal(readFileSync(s.file, 'utf8'), diskText);
+  await s.load();
+});
+
+test('changing spanproof.minQuoteLength re-resolves the ground truth', async () => {
+  const s = folder().store;
+  const cfg = vscode.workspace.getConfiguration('spanproof');
+  await cfg.update('minQuoteLength', 100000, vscode.ConfigurationTarget.Workspace);
+  await until(() => s.resolution && s.resolution.acceptance.rejected.length > 0, 'rejections');
+  await cfg.update('minQuoteLength', undefined, vscode.ConfigurationTarget.Workspace);
+  await until(() => s.resolution && s.resolution.acceptance.rejected.length === 0 && s.resolution.acceptance.resolved === 20, 'resolved again');
+});
+
+test('one-question run in the worker scores the question in all 30 configs without writing a run', async () => {
+  const r = await sp.runner.run(folder().store, ['fa-d-001']);
+  assert.ok(r, 'result');
+  assert.equal(r.runDir, null);
+  assert.equal(r.records!.length, 30);
+  assert.ok(r.records!.every((x) => x.question === 'fa-d-001'));
+});
+
+test('a worker crash is reported and the next run works', async () => {
+  let killed = false;
+  const sub = sp.runner.onProgress(() => {
+    if (!killed) {
+      killed = true;
+      void sp.runner.killWorkerForTest();
+    }
+  });
+  const crashed = new Promise<string>((res) => sp.runner.onCrash(res));
+  const r = await sp.runner.run(folder().store, ['fa-d-002']);
+  sub.dispose();
+  assert.equal(r, undefined);
+  assert.match(await crashed, /worker/);
+  const again = await sp.runner.run(folder().store, ['fa-d-002']);
+  assert.equal(again?.records?.length, 30);
+});
+
+export async function run(): Promise<void> {
+  const out: Outcome[] = [];
+  for (const t of tests) {
+    const t0 = Date.now();
+    try {
+      await Promise.race([t.fn(), sleep(120000).then(() => Promise.reject(new Error('test timed out after 120 s')))]);
+      out.push({ name: t.name, ok: true, ms: Date.now() - t0 });
+    } catch (e) {
+      out.push({ name: t.name, ok: false, ms: Date.now() - t0, error: e instanceof Error ? (e.stack ?? e.message) : String(e) });
+    }
+  }
+  const file = process.env.SPANPROOF_IT_OUT;
+  if (file) writeFileSync(file, JSON.stringify(out, null, 2));
+}
