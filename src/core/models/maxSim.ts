@@ -14,6 +14,9 @@ import { defaultModelDir } from './defaultModel';
 import { type OnnxEmbedder, openOnnxEmbedder } from './embedder';
 import type { ModelOptions, PairScorer } from './types';
 
+/** Passage texts whose token ids are kept (cleared when full; only a speed-up). */
+const PASSAGE_CACHE_SIZE = 20_000;
+
 /** Query-token weighting. 'zipf': w = ln(rank + 2), rank = 0-based frequency rank of the word. */
 export type MaxSimWeighting = 'none' | 'zipf';
 
@@ -40,6 +43,8 @@ class MaxSimReranker implements PairScorer {
   readonly id: string;
   readonly baseline = true;
   private readonly vectors = new Map<number, Float32Array>();
+  /** Distinct token ids per passage text: the same chunks recur in many queries' pools. */
+  private readonly passageIds = new Map<string, number[]>();
 
   constructor(
     private readonly embedder: OnnxEmbedder,
@@ -51,7 +56,7 @@ class MaxSimReranker implements PairScorer {
   async score(query: string, passages: readonly string[]): Promise<Float32Array> {
     const tok = this.embedder.tokenizer;
     const q = tok.idsOf(query);
-    const ps = passages.map((p) => [...new Set(tok.idsOf(p))]);
+    const ps = passages.map((p) => this.distinctIds(p));
     await this.ensureVectors([q, ...ps]);
     const dim = this.embedder.dim;
     const qv = q.map((id) => this.vectors.get(id) as Float32Array);
@@ -73,6 +78,16 @@ class MaxSimReranker implements PairScorer {
       scores[i] = total;
     });
     return scores;
+  }
+
+  private distinctIds(text: string): number[] {
+    let ids = this.passageIds.get(text);
+    if (!ids) {
+      if (this.passageIds.size >= PASSAGE_CACHE_SIZE) this.passageIds.clear();
+      ids = [...new Set(this.embedder.tokenizer.idsOf(text))];
+      this.passageIds.set(text, ids);
+    }
+    return ids;
   }
 
   /** Embeds each not-yet-seen token id as a one-token row: the unit word vector (zero for [UNK]). */

@@ -6,8 +6,8 @@ import * as ort from 'onnxruntime-node';
 import { SpanproofError } from '../errors';
 import type { EncodedRow } from './tokenizer';
 
-/** Input names this code knows how to fill. */
-export const KNOWN_INPUTS = ['input_ids', 'attention_mask', 'token_type_ids'] as const;
+/** Input names this code knows how to fill (`position_ids` = 0, 1, 2, … per row, as some exports declare it). */
+export const KNOWN_INPUTS = ['input_ids', 'attention_mask', 'token_type_ids', 'position_ids'] as const;
 
 /**
  * Creates a CPU session with `intraOpNumThreads = threads` and one inter-op thread. Throws
@@ -39,7 +39,7 @@ export async function createSession(modelPath: string, threads: number, dir: str
     throw new SpanproofError('model', `Model inputs not understood: declares [${session.inputNames.join(', ')}].`, {
       file: dir,
       field: unknown.length > 0 ? `inputs ${unknown.join(', ')}` : 'inputs',
-      fix: `Spanproof feeds ${KNOWN_INPUTS.join(', ')} (input_ids required); export a text-encoder or cross-encoder graph with those inputs.`,
+      fix: `Spanproof feeds ${KNOWN_INPUTS.join(', ')} (input_ids required); export a text-encoder or cross-encoder graph with those inputs (optimum-cli export onnx --task feature-extraction or text-classification).`,
     });
   }
   return session;
@@ -52,6 +52,7 @@ export function feedsFor(session: ort.InferenceSession, rows: readonly EncodedRo
   const ids = new BigInt64Array(n * width).fill(BigInt(padId));
   const mask = new BigInt64Array(n * width);
   const types = new BigInt64Array(n * width);
+  const positions = new BigInt64Array(n * width);
   rows.forEach((r, i) => {
     const o = i * width;
     for (let j = 0; j < r.ids.length; j++) {
@@ -59,8 +60,9 @@ export function feedsFor(session: ort.InferenceSession, rows: readonly EncodedRo
       mask[o + j] = 1n;
       types[o + j] = BigInt(r.typeIds[j]);
     }
+    for (let j = 0; j < width; j++) positions[o + j] = BigInt(j);
   });
-  const all: Record<string, BigInt64Array> = { input_ids: ids, attention_mask: mask, token_type_ids: types };
+  const all: Record<string, BigInt64Array> = { input_ids: ids, attention_mask: mask, token_type_ids: types, position_ids: positions };
   const feeds: Record<string, ort.Tensor> = {};
   for (const name of session.inputNames) feeds[name] = new ort.Tensor('int64', all[name], [n, width]);
   return { feeds, width };

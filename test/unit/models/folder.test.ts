@@ -99,6 +99,22 @@ test('cross-encoder: pair template with token_type_ids, logits [b,1] and [b,2] (
   }
 });
 
+test('position_ids input is filled with 0, 1, 2, … per row', async () => {
+  const w = tinyWeights();
+  const dir = writeFolder(root, 'bert-positions', { 'model.onnx': tinyEmbedderOnnx(w, 'last_hidden_state', 'position_ids'), 'tokenizer.json': tinyTokenizerJson() });
+  const e = await loadEmbedderFromFolder(dir, opts);
+  try {
+    const rows = [
+      [id('[CLS]'), id('the'), id('dog'), id('ran'), id('fast'), id('[SEP]')],
+      [id('[CLS]'), id('cat'), id('[SEP]')],
+    ];
+    const expected = rows.flatMap((ids) => l2normalise(meanPool(trunkReference(w, ids, ids.map(() => 0), true))));
+    assertClose(await e.embed(['the dog ran fast', 'cat']), expected, 1e-6);
+  } finally {
+    await e.dispose();
+  }
+});
+
 async function rejects(p: Promise<unknown>, code: string, ...patterns: RegExp[]): Promise<void> {
   await assert.rejects(p, (e: unknown) => {
     assert.ok(isSpanproofError(e), String(e));
@@ -108,7 +124,7 @@ async function rejects(p: Promise<unknown>, code: string, ...patterns: RegExp[])
   });
 }
 
-test('errors: missing folder, empty folder, missing tokenizer, unknown output, embedder loaded as cross-encoder', async () => {
+test('errors: missing folder, empty folder, missing tokenizer, unknown output/input, embedder loaded as cross-encoder, bad JSON', async () => {
   await rejects(loadEmbedderFromFolder(path.join(root, 'nope'), opts), 'not-found', /nope/);
   const empty = writeFolder(root, 'empty', {});
   await rejects(loadEmbedderFromFolder(empty, opts), 'model', /empty/, /model\.onnx/, /tokenizer\.json/);
@@ -119,6 +135,8 @@ test('errors: missing folder, empty folder, missing tokenizer, unknown output, e
   await rejects(loadEmbedderFromFolder(oddOut, opts), 'model', /hidden_states_xyz/, /outputs not understood/);
   const emb = writeFolder(root, 'embedder-as-ce', { 'model.onnx': tinyEmbedderOnnx(w), 'tokenizer.json': tinyTokenizerJson() });
   await rejects(loadCrossEncoderFromFolder(emb, opts), 'model', /last_hidden_state/, /logits/);
+  const oddIn = writeFolder(root, 'odd-input', { 'model.onnx': tinyEmbedderOnnx(w, 'last_hidden_state', 'pixel_values'), 'tokenizer.json': tinyTokenizerJson() });
+  await rejects(loadEmbedderFromFolder(oddIn, opts), 'model', /inputs not understood/, /pixel_values/);
   const badJson = writeFolder(root, 'bad-json', { 'model.onnx': tinyEmbedderOnnx(w), 'tokenizer.json': '{"model": ' });
   await rejects(loadEmbedderFromFolder(badJson, opts), 'model', /tokenizer\.json/, /Not valid JSON/);
 });
