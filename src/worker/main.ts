@@ -4,18 +4,30 @@
  * - `request` → runs the method, streams `progress` (at least every 250 ms: throttled sends plus a
  *   200 ms heartbeat while the engine yields), then exactly one `response`;
  * - `cancel` → aborts that request's signal; the engine stops at its next yield (≤ ~40 ms of work);
- * - `shutdown` → closes the port so the thread exits.
+ * - `shutdown` → releases the ONNX sessions and closes the port so the thread exits.
+ * Models, pair caches and chunker stages stay resident between requests (a one-question re-run after
+ * a full run reuses them) and are released after 5 minutes without a request.
  */
 import { parentPort } from 'node:worker_threads';
 import { isSpanproofError } from '../core/errors';
 import { VERSION } from '../core/version';
 import { runGrid } from '../core/grid/run';
+import { ResidentState } from '../core/grid/resident';
 import { isCancelMessage, isShutdownMessage, isWorkerRequest, type ErrorPayload, type ProgressMessage, type WorkerRequest, type WorkerToHost } from '../shared/protocol';
 
 const port = parentPort;
 if (!port) throw new Error('spanproof worker: must run in a worker_threads Worker');
 
 const controllers = new Map<number, AbortController>();
+/** Models, pair caches and chunker stages kept between requests; released after IDLE_MS without a request. */
+const resident = new ResidentState();
+const IDLE_MS = 5 * 60 * 1000;
+let idleTimer: NodeJS.Timeout | null = null;
+function armIdleRelease(): void {
+  if (idleTimer) clearTimeout(idleTimer);
+  idleTimer = setTimeout(() => { if (controllers.size === 0) void resident.release(); }, IDLE_MS);
+  idleTimer.unref();
+}
 const send = (m: WorkerToHost) => port.postMessage(m);
 
 function toPayload(e: unknown): ErrorPayload {
@@ -45,6 +57,7 @@ async function handle(req: WorkerRequest): Promise<void> {
     }
     if (req.method === 'grid.run') {
       const result = await runGrid(req.params, {
+        resident,
         signal: ac.signal,
         onProgress: (p) => {
           last = { kind: 'progress', id: req.id, done: p.done, total: p.total, stage: p.stage };
@@ -64,6 +77,7 @@ async function handle(req: WorkerRequest): Promise<void> {
   } finally {
     clearInterval(heartbeat);
     controllers.delete(req.id);
+    armIdleRelease();
   }
 }
 
@@ -71,7 +85,7 @@ port.on('message', (msg: unknown) => {
   if (isCancelMessage(msg)) controllers.get(msg.id)?.abort();
   else if (isShutdownMessage(msg)) {
     for (const c of controllers.values()) c.abort();
-    port.close();
+    void resident.release().finally(() => port.close());
   } else if (isWorkerRequest(msg)) void handle(msg);
 });
 send({ kind: 'ready', version: VERSION });

@@ -34,6 +34,18 @@ export interface EngineCaches {
   embedChunks?(chunks: readonly Chunk[], chunker: ChunkerId, embedder: TextEmbedder): Promise<Float32Array>;
   /** Pair-score cache for reranking. */
   rerank?: RerankCache;
+  /**
+   * In-memory memo of whole chunker stages (chunks, BM25 index, dense index) kept by a resident worker
+   * between requests, keyed by `<corpusKey>|<chunker config key>|<embedder id>` (needs `corpusKey`).
+   */
+  stages?: Map<string, StageMemo>;
+}
+
+/** A chunker stage kept in memory between runs of the same corpus. */
+export interface StageMemo {
+  chunks: Chunk[];
+  bm25: Bm25Index | null;
+  dense: DenseIndex | null;
 }
 
 export interface EngineInput {
@@ -44,6 +56,8 @@ export interface EngineInput {
   /** Required when `settings.rerank` contains true. */
   reranker: PairScorer | null;
   caches?: EngineCaches;
+  /** Identity of the corpus content (hash over sources and document hashes), for `caches.stages`. */
+  corpusKey?: string;
   signal?: AbortSignal;
   onProgress?: (p: EngineProgress) => void;
   /** Tests: make the item (question id, config id) throw, to exercise per-item failure. */
@@ -156,35 +170,46 @@ export async function runEngine(input: EngineInput): Promise<EngineOutput> {
     try {
       await setStage(`chunk:${chunker}`);
       let t = performance.now();
-      chunks = [];
       const key = chunkerConfigKey(chunker, settings.chunkerParams) + (chunker === 'semantic' ? `|${embedder.id}` : '');
-      const embed = { fn: (texts: readonly string[]) => embedder.embed(texts), dim: embedder.dim };
-      for (const doc of input.documents) {
-        let got = input.caches?.getChunks?.(doc, key) ?? null;
-        if (got) st.cachedDocs++;
-        else {
-          got = await chunkCorpus([doc], chunker, settings.chunkerParams, embed);
-          input.caches?.putChunks?.(doc, key, got);
+      const memoKey = input.corpusKey ? `${input.corpusKey}|${key}|${embedder.id}` : null;
+      const memo = memoKey ? input.caches?.stages?.get(memoKey) : undefined;
+      if (memo) {
+        chunks = memo.chunks;
+        st.cachedDocs = input.documents.length;
+      } else {
+        chunks = [];
+        const embed = { fn: (texts: readonly string[]) => embedder.embed(texts), dim: embedder.dim };
+        for (const doc of input.documents) {
+          let got = input.caches?.getChunks?.(doc, key) ?? null;
+          if (got) st.cachedDocs++;
+          else {
+            got = await chunkCorpus([doc], chunker, settings.chunkerParams, embed);
+            input.caches?.putChunks?.(doc, key, got);
+          }
+          for (const c of got) chunks.push(c);
+          await tick();
         }
-        for (const c of got) chunks.push(c);
-        await tick();
       }
       st.chunkMs = performance.now() - t;
       st.chunks = chunks;
       await tick(1);
       await setStage(`index:${chunker}`);
       t = performance.now();
-      if (mine.some((c) => c.retriever !== 'dense')) bm25 = Bm25Index.build(chunks);
+      if (mine.some((c) => c.retriever !== 'dense')) bm25 = memo?.bm25 ?? Bm25Index.build(chunks);
       st.bm25Ms = performance.now() - t;
       await tick(1);
       await setStage(`embed:${chunker}`);
       t = performance.now();
       if (mine.some((c) => c.retriever !== 'bm25')) {
-        const matrix = input.caches?.embedChunks
-          ? await input.caches.embedChunks(chunks, chunker, embedder)
-          : await embedder.embed(chunks.map((c) => c.text));
-        dense = new DenseIndex(matrix, embedder.dim);
+        dense = memo?.dense ?? null;
+        if (!dense) {
+          const matrix = input.caches?.embedChunks
+            ? await input.caches.embedChunks(chunks, chunker, embedder)
+            : await embedder.embed(chunks.map((c) => c.text));
+          dense = new DenseIndex(matrix, embedder.dim);
+        }
       }
+      if (memoKey && input.caches?.stages) input.caches.stages.set(memoKey, { chunks, bm25: bm25 ?? memo?.bm25 ?? null, dense: dense ?? memo?.dense ?? null });
       st.embedMs = performance.now() - t;
       await tick(1);
     } catch (e) {

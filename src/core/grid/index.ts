@@ -15,3 +15,5 @@ export { explainConfig, fmtCI } from './explain';
 export { parseRunSettings } from './settings';
 export { runGrid, questionRecord, type GridHooks } from './run';
 export { GridClient, defaultWorkerPath } from './client';
+export { ResidentState } from './resident';
+export { ChunkCache } from './chunkCache';

@@ -27,8 +27,11 @@ import { aggregate } from './aggregate';
 import { explainConfig } from './explain';
 import { buildRanking } from './ranking';
 import { ChunkCache } from './chunkCache';
+import type { ResidentState } from './resident';
 
 export interface GridHooks {
+  /** Keep models, pair caches and chunker stages here between runs (a resident worker); they are then not disposed. */
+  resident?: ResidentState;
   signal?: AbortSignal;
   onProgress?: (p: { done: number; total: number; stage: string }) => void;
   onLog?: (level: 'info' | 'warn', message: string) => void;
@@ -154,14 +157,30 @@ export async function runGrid(params: GridRunParams, hooks: GridHooks = {}): Pro
   try {
     const threads = settings.threads;
     const modelPath = (p: string) => (isAbsolute(p) ? p : resolve(workspace, p));
-    embedder = await timeStage('models', () => (settings.embeddingModel ? loadEmbedderFromFolder(modelPath(settings.embeddingModel), { threads }) : loadDefaultEmbedder({ threads })));
+    const resident = hooks.resident;
+    resident?.useCorpus(corpusHash);
+    const embKey = `${settings.embeddingModel ? modelPath(settings.embeddingModel) : '(default)'}|${threads}`;
+    embedder = resident?.embedders.get(embKey) ?? null;
+    if (!embedder) {
+      embedder = await timeStage('models', () => (settings.embeddingModel ? loadEmbedderFromFolder(modelPath(settings.embeddingModel), { threads }) : loadDefaultEmbedder({ threads })));
+      resident?.embedders.set(embKey, embedder);
+    }
     if (settings.rerank.includes(true)) {
-      reranker = await timeStage('models', () => (settings.rerankerModel ? loadCrossEncoderFromFolder(modelPath(settings.rerankerModel), { threads }) : createMaxSimReranker({ threads })));
+      const rrKey = `${settings.rerankerModel ? modelPath(settings.rerankerModel) : '(baseline)'}|${threads}`;
+      reranker = resident?.rerankers.get(rrKey) ?? null;
+      if (!reranker) {
+        reranker = await timeStage('models', () => (settings.rerankerModel ? loadCrossEncoderFromFolder(modelPath(settings.rerankerModel), { threads }) : createMaxSimReranker({ threads })));
+        resident?.rerankers.set(rrKey, reranker);
+      }
     }
     const cacheDir = params.cacheDir ? resolve(params.cacheDir) : resolveCacheDir(workspace);
     const embCache = new EmbeddingCache(cacheDir);
     const chunkCache = new ChunkCache(cacheDir);
-    rerankCache = reranker ? PersistentRerankCache.open(cacheDir, reranker.id) : null;
+    if (reranker) {
+      const rcKey = `${cacheDir}|${reranker.id}`;
+      rerankCache = resident?.rerankCaches.get(rcKey) ?? PersistentRerankCache.open(cacheDir, reranker.id);
+      resident?.rerankCaches.set(rcKey, rerankCache);
+    }
     const docSha = new Map(corpus.documents.map((d) => [d.source, d.sha256]));
     const emb = embedder;
 
@@ -172,6 +191,7 @@ export async function runGrid(params: GridRunParams, hooks: GridHooks = {}): Pro
         settings,
         embedder: emb,
         reranker,
+        corpusKey: corpusHash,
         signal: hooks.signal,
         faultInjection: params.faultInjection,
         caches: {
@@ -179,6 +199,7 @@ export async function runGrid(params: GridRunParams, hooks: GridHooks = {}): Pro
           rerank: rerankCache ?? undefined,
           getChunks: (doc, key) => chunkCache.getChunks(doc, key),
           putChunks: (doc, key, chunks) => chunkCache.putChunks(doc, key, chunks),
+          stages: resident?.stages,
         },
         onProgress: (p) => {
           progress(p.done, p.total, p.stage);
@@ -285,7 +306,9 @@ export async function runGrid(params: GridRunParams, hooks: GridHooks = {}): Pro
     if (isSpanproofError(e) && e.code === 'cancelled' && runDir) (e as SpanproofError & { runDir?: string }).runDir = runDir;
     throw e;
   } finally {
-    await embedder?.dispose().catch(() => undefined);
-    await reranker?.dispose().catch(() => undefined);
+    if (!hooks.resident) {
+      await embedder?.dispose().catch(() => undefined);
+      await reranker?.dispose().catch(() => undefined);
+    }
   }
 }

@@ -59,3 +59,22 @@ test('cancelling a run writes status cancelled and leaves earlier runs intact', 
     await client.dispose();
   }
 });
+
+test('a one-question re-run in the same worker (resident models and indexes) gives the same records as the full run', async () => {
+  const root = tmp('one');
+  const client = new GridClient({ workerPath: WORKER_TS });
+  try {
+    const settings = smallSettings();
+    const full = await client.run({ workspace: MINI, groundTruthFile: MINI_GT, settings, runsRoot: join(root, 'runs'), cacheDir: join(root, 'cache'), returnRecords: true });
+    const one = await client.run({ workspace: MINI, groundTruthFile: MINI_GT, settings, cacheDir: join(root, 'cache'), questionIds: ['mini-04'], writeRun: false, returnRecords: true });
+    assert.equal(one.runDir, null);
+    assert.equal(one.results.questions, 1);
+    const strip = (r: { question: string; config: string; results: unknown; pool: unknown; cause: unknown }) => ({ q: r.question, c: r.config, results: r.results, pool: r.pool, cause: r.cause });
+    const fromFull = full.records!.filter((r) => r.question === 'mini-04').map(strip);
+    assert.equal(fromFull.length, 8);
+    assert.deepEqual(one.records!.map(strip), fromFull);
+    assert.ok(one.timings.perChunker.heading.cacheHit);
+  } finally {
+    await client.dispose();
+  }
+});
