@@ -11,3 +11,7 @@ export * from './groundtruth';
 export * from './metrics/trec';
 export * from './metrics/generation';
 export * from './models';
+export * from './retrieval';
+export * from './cache';
+export * from './interop';
+export * from './bias';

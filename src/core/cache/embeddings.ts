@@ -18,6 +18,7 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../runs/dir';
+import { sha256Hex } from '../corpus/decode';
 
 const MAGIC = 'SPEMB001';
 
@@ -40,10 +41,6 @@ export interface EmbeddingCacheStats {
   writeErrors: number;
 }
 
-function sha256(s: string): string {
-  return createHash('sha256').update(s, 'utf8').digest('hex');
-}
-
 /** SHA-256 over the chunk texts, each followed by U+0000. */
 export function textsSha(texts: readonly string[]): string {
   const h = createHash('sha256');
@@ -53,7 +50,7 @@ export function textsSha(texts: readonly string[]): string {
 
 /** A filesystem-safe folder name for an id: readable prefix + 12 hex of its SHA-256. */
 export function slugOf(id: string): string {
-  return `${id.replace(/[^A-Za-z0-9._-]+/g, '_').slice(0, 48)}-${sha256(id).slice(0, 12)}`;
+  return `${id.replace(/[^A-Za-z0-9._-]+/g, '_').slice(0, 48)}-${sha256Hex(id).slice(0, 12)}`;
 }
 
 /** The per-(document, chunker, embedder) embedding store under `<dir>/embeddings`. */
@@ -66,7 +63,7 @@ export class EmbeddingCache {
   /** Path of the entry for (docSha, chunkerKey, embedderId). */
   entryPath(docSha: string, chunkerKey: string, embedderId: string): string {
     if (!/^[0-9a-f]{64}$/.test(docSha)) throw new TypeError(`docSha must be 64 lower-case hex digits, got "${docSha}"`);
-    return join(this.dir, 'embeddings', slugOf(embedderId), sha256(chunkerKey).slice(0, 16), `${docSha}.f32`);
+    return join(this.dir, 'embeddings', slugOf(embedderId), sha256Hex(chunkerKey).slice(0, 16), `${docSha}.f32`);
   }
 
   /**

@@ -20,6 +20,6 @@ export { dotRow } from './dot';
 export { DenseIndex, ORT_MIN_WORK } from './dense';
 export { buildDenseTopKModel, disposeDenseOrt } from './dense-ort';
 export { reciprocalRankFusion } from './rrf';
-export { rerankPool, rerankCacheKey, sha256Hex, type RerankCache, type RerankScorer } from './rerank';
+export { rerankPool, rerankCacheKey, type RerankCache, type RerankScorer } from './rerank';
 export { retrievePools, DEFAULT_POOL, RRF_K, type QueryEmbedder, type RetrievalIndexes } from './retrieve';
 export { runQuery, type QueryAnswer, type QueryParams, type QueryResultRow } from './query';

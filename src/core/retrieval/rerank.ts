@@ -3,10 +3,10 @@
  * the pool is re-ordered by that score. Pair scores are cached by (scorer id, query, SHA-256 of the
  * chunk text).
  */
-import { createHash } from 'node:crypto';
 import type { Chunk } from '../types';
 import { SpanproofError } from '../errors';
 import type { Hit } from './hit';
+import { sha256Hex } from '../corpus/decode';
 
 /**
  * What reranking needs from a scorer. The models' `PairScorer` (src/core/models: user cross-encoder
@@ -23,11 +23,6 @@ export interface RerankScorer {
 export interface RerankCache {
   get(key: string): number | undefined;
   set(key: string, v: number): void;
-}
-
-/** Hex SHA-256 of a string encoded as UTF-8. */
-export function sha256Hex(text: string): string {
-  return createHash('sha256').update(text, 'utf8').digest('hex');
 }
 
 /**

@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { rerankPool, rerankCacheKey, sha256Hex, type RerankScorer } from '../../../src/core/retrieval/index';
+import { rerankPool, rerankCacheKey, type RerankScorer } from '../../../src/core/retrieval/index';
+import { sha256Hex } from '../../../src/core/corpus/index';
 import { chunksOf } from './helpers';
 
 /** Test input: a deterministic scorer — score = occurrences of the query's first word; records its calls. */
