@@ -1,0 +1,42 @@
+/**
+ * Run directories when the workspace cannot hold them: runs and caches go to the per-user cache
+ * directory and run.json says where and why — never a crash. (Permissions cannot be used to make a
+ * folder unwritable when tests run as root, so `.spanproof` is made a FILE, which no folder can be
+ * created under.)
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { cpSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { runGrid } from '../../../src/core/grid/run';
+import { createRunDir, listRuns, resolveRunsRoot, utcStamp } from '../../../src/core/runs';
+import { MINI, MINI_GT, smallSettings, tmp } from './helpers';
+
+test('an unwritable workspace sends the run to the user cache dir and run.json says so', async () => {
+  const root = tmp('ro');
+  const ws = join(root, 'ws');
+  cpSync(MINI, ws, { recursive: true });
+  writeFileSync(join(ws, '.spanproof'), 'not a folder');
+  process.env.SPANPROOF_CACHE_DIR = join(root, 'usercache');
+  const where = resolveRunsRoot(ws);
+  assert.equal(where.location.kind, 'user-cache');
+  assert.ok(where.root.startsWith(join(root, 'usercache', 'workspaces')));
+  const r = await runGrid({ workspace: ws, groundTruthFile: MINI_GT, settings: smallSettings({ chunkers: ['heading'], retrievers: ['bm25'], rerank: [false] }) });
+  assert.equal(r.location?.kind, 'user-cache');
+  assert.ok(r.runDir!.startsWith(join(root, 'usercache')));
+  assert.ok(r.warnings.some((w) => w.includes('not writable')));
+  const run = JSON.parse(readFileSync(join(r.runDir!, 'run.json'), 'utf8'));
+  assert.equal(run.location.kind, 'user-cache');
+  assert.match(run.location.reason, /not writable/);
+  assert.equal(listRuns(where.root)[0].dir, r.runDir);
+});
+
+test('run ids are <UTC timestamp>-<8 hex> and never collide within a second', () => {
+  assert.equal(utcStamp(new Date('2026-11-29T13:05:09.123Z')), '20261129T130509Z');
+  const root = tmp('ids');
+  const now = new Date('2026-11-29T13:05:09Z');
+  const a = createRunDir({ workspace: root, runsRoot: root, inputsKey: 'x', now });
+  const b = createRunDir({ workspace: root, runsRoot: root, inputsKey: 'x', now });
+  assert.match(a.id, /^20261129T130509Z-[0-9a-f]{8}$/);
+  assert.notEqual(a.dir, b.dir);
+});
