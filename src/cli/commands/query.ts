@@ -89,6 +89,8 @@ code units, half-open. The default reranker is a MaxSim baseline over static wor
         // only for an existing workspace: a mistyped path must give loadCorpus's not-found error, not a new folder
         cacheDir: existsSync(opts.workspace) ? resolveCacheDir(opts.workspace) : undefined,
       });
+      // `spanproof query … | head` closes the pipe early: that is not an error
+      process.stdout.on('error', (e: NodeJS.ErrnoException) => { if (e.code !== 'EPIPE') throw e; });
       if (opts.json) process.stdout.write(`${JSON.stringify(answer)}\n`);
       else printHuman(answer);
       setExit(0);
