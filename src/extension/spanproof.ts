@@ -30,6 +30,7 @@ export class Spanproof implements vscode.Disposable {
   readonly output = vscode.window.createOutputChannel('Spanproof', { log: true });
   private readonly disposables: vscode.Disposable[] = [];
   private refreshTimer: ReturnType<typeof setTimeout> | undefined;
+  private readonly resolveTimers = new Map<string, ReturnType<typeof setTimeout>>();
 
   constructor(readonly context: vscode.ExtensionContext) {
     const stores = () => [...this.folders.values()].map((f) => f.store);
@@ -172,7 +173,13 @@ export class Spanproof implements vscode.Disposable {
     if (!f) return;
     const source = f.store.sourceOf(doc.uri);
     if (source === undefined || !f.store.gt?.questions.some((q) => q.evidence.some((e) => e.source === source))) return;
-    f.store.resolve(); // re-anchors every span of this document against the live text
+    // Re-anchor every span against the live text, at most every 100 ms while typing.
+    const key = f.store.folder.uri.toString();
+    clearTimeout(this.resolveTimers.get(key));
+    this.resolveTimers.set(
+      key,
+      setTimeout(() => f.store.resolve(), 100),
+    );
   }
 
   private async onDocSave(doc: vscode.TextDocument): Promise<void> {
@@ -455,7 +462,17 @@ export class Spanproof implements vscode.Disposable {
       void vscode.window.showWarningMessage('Spanproof: there are no questions yet — select a passage and run "New Question from Selection".');
       return;
     }
-    if (f.store.dirty) await f.store.write();
+    // The worker reads the files on disk: offer to save unsaved documents of the folder first.
+    const unsaved = vscode.workspace.textDocuments.filter((d) => d.isDirty && f.store.sourceOf(d.uri) !== undefined);
+    if (unsaved.length) {
+      const c = await vscode.window.showWarningMessage(
+        `Spanproof evaluates the files on disk; ${unsaved.length} document(s) of this folder have unsaved changes.`,
+        'Save All and Run',
+        'Run Without Saving',
+      );
+      if (!c) return;
+      if (c === 'Save All and Run') for (const d of unsaved) await d.save();
+    }
     const result = await this.runner.run(f.store, questionIds);
     if (result?.runDir) {
       f.runs.refresh();
@@ -485,6 +502,7 @@ export class Spanproof implements vscode.Disposable {
 
   dispose(): void {
     clearTimeout(this.refreshTimer);
+    for (const t of this.resolveTimers.values()) clearTimeout(t);
     for (const d of this.disposables) d.dispose();
   }
 }
