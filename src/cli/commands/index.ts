@@ -7,6 +7,9 @@ import * as chunks from './chunks';
 import * as query from './query';
 import * as run from './run';
 import * as report from './report';
+import * as importCmd from './import';
+import * as score from './score';
+import * as bias from './bias';
 
 export type SetExit = (code: number) => void;
 
@@ -16,6 +19,9 @@ const modules: Array<{ register(program: Command, setExit: SetExit): void }> = [
   query,
   run,
   report,
+  importCmd,
+  score,
+  bias,
   // Commands are added here as they land: validate, chunks, query, run, report, import, score.
 ];
 

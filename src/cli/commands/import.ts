@@ -1,0 +1,87 @@
+/**
+ * `spanproof import <weknora|pathway-cuad|ragas|chroma|squad> <path> [--workspace DIR] [--documents DIR]`
+ * (SPEC §11, §13): convert another evaluator's dataset into Spanproof ground truth. Writes the
+ * documents the dataset carries under the workspace, `.spanproof/groundtruth.json` (atomic; a previous
+ * file is kept as `.bak`), `.spanproof/import-report.json`, and prints the conversion report followed by
+ * the acceptance of the new ground truth against the workspace (`spanproof validate`).
+ */
+import * as path from 'node:path';
+import type { Command } from 'commander';
+import { loadCorpus } from '../../core/corpus';
+import { SpanproofError } from '../../core/errors';
+import { resolveGroundTruth } from '../../core/groundtruth';
+import { IMPORT_FORMATS, runImport, writeImport, type ConversionReport, type ImportFormat } from '../../core/interop';
+import type { SetExit } from './index';
+
+interface ImportCliOptions { workspace: string; documents?: string; minSimilarity?: string; json?: boolean }
+
+function humanReport(r: ConversionReport): string {
+  const out: string[] = [];
+  out.push(`Import ${r.format} from ${r.input}: ${r.rowsRead} rows read, ${r.converted} converted, ${r.rejected.length} rejected; ${r.documents} document(s).`);
+  for (const n of r.notes) out.push(`  note: ${n}`);
+  const counts = Object.entries(r.counts);
+  if (counts.length) out.push(`  counts: ${counts.map(([k, v]) => `${k} ${v}`).join(', ')}`);
+  if (r.fuzzy.length) {
+    const sims = r.fuzzy.map((f) => f.similarity);
+    out.push(`  fuzzy alignments: ${r.fuzzy.length} (similarity min ${Math.min(...sims).toFixed(3)}, mean ${(sims.reduce((a, b) => a + b, 0) / sims.length).toFixed(3)}); listed in import-report.json`);
+  }
+  if (r.rejected.length) {
+    const byReason = new Map<string, number>();
+    for (const x of r.rejected) {
+      const k = x.reason.replace(/\b\d{3,}\b/g, "N").slice(0, 90);
+      byReason.set(k, (byReason.get(k) ?? 0) + 1);
+    }
+    out.push('  rejected by reason:');
+    for (const [k, v] of [...byReason].sort((a, b) => b[1] - a[1])) out.push(`    ${String(v).padStart(5)} × ${k}`);
+    for (const x of r.rejected.slice(0, 10)) out.push(`  REJECTED ${typeof x.row === 'number' ? `row ${x.row}` : x.row}${x.id ? ` (${x.id})` : ''}: ${x.reason}`);
+    if (r.rejected.length > 10) out.push(`  … ${r.rejected.length - 10} more in import-report.json`);
+  }
+  return out.join('\n');
+}
+
+export function register(program: Command, setExit: SetExit): void {
+  program
+    .command('import')
+    .description('Convert another evaluator\'s dataset into Spanproof ground truth (with a conversion report).')
+    .argument('<format>', IMPORT_FORMATS.join('|'))
+    .argument('<path>', 'the dataset: a file, or the Parquet folder for weknora')
+    .option('--workspace <dir>', 'corpus root to write documents and .spanproof/groundtruth.json into', '.')
+    .option('--documents <dir>', 'pathway-cuad: folder with the contract texts; ragas: folder with the source documents')
+    .option('--min-similarity <x>', 'minimum similarity of a fuzzy alignment (0–1, default 0.9)')
+    .option('--json', 'print the conversion report (and what was written) as JSON')
+    .addHelpText('after', `
+Formats (SPEC §13):
+  weknora       folder of queries/corpus/answers/qrels/qas .parquet; passages → documents weknora/passage-<pid>.txt,
+                qrels → whole-passage evidence, graded qrels → .spanproof/qrels.txt
+  pathway-cuad  labeled.tsv + --documents DIR of contract texts (<file stem>.txt); excerpts aligned (fuzzy reported)
+  ragas         RAGAS JSONL (user_input, reference, reference_contexts[, response, retrieved_contexts])
+  chroma        questions_df.csv with corpora/<corpus_id>.md beside it (code-point offsets → UTF-16)
+  squad         SQuAD v1.1/v2.0 JSON; paragraphs → documents, answers widened to their sentence
+Nothing is dropped silently: every row is converted or listed as rejected with its reason.
+An existing ground-truth file is copied to groundtruth.json.bak before it is replaced.
+`)
+    .action(async (format: string, input: string, opts: ImportCliOptions) => {
+      if (!(IMPORT_FORMATS as readonly string[]).includes(format)) {
+        throw new SpanproofError('bad-input', `unknown import format "${format}".`, { field: '<format>', fix: `use one of ${IMPORT_FORMATS.join(', ')}.` });
+      }
+      const minSimilarity = opts.minSimilarity === undefined ? undefined : Number(opts.minSimilarity);
+      if (minSimilarity !== undefined && !(minSimilarity >= 0 && minSimilarity <= 1)) {
+        throw new SpanproofError('bad-input', `--min-similarity must be a number in [0, 1], got "${opts.minSimilarity}".`, { field: '--min-similarity', fix: 'e.g. --min-similarity 0.85' });
+      }
+      const workspace = path.resolve(opts.workspace);
+      const result = await runImport(format as ImportFormat, input, { workspace, documents: opts.documents, minSimilarity });
+      const written = await writeImport(result, workspace);
+      const corpus = await loadCorpus(workspace);
+      const texts = new Map(corpus.documents.map((d) => [d.source, d.text]));
+      const acceptance = resolveGroundTruth(result.groundTruth, (s) => texts.get(s)).acceptance;
+      if (opts.json) {
+        process.stdout.write(`${JSON.stringify({ report: result.report, written, acceptance: { total: acceptance.total, resolved: acceptance.resolved, stale: acceptance.stale.length, ambiguous: acceptance.ambiguous.length, rejected: acceptance.rejected.length } }, null, 2)}\n`);
+      } else {
+        const lines = [humanReport(result.report)];
+        lines.push(`Wrote ${written.groundTruthFile}${written.backup ? ` (the previous file is kept as ${written.backup})` : ''}, ${written.documentsWritten} document(s)${written.documentsUnchanged ? ` (${written.documentsUnchanged} already present, unchanged)` : ''}, ${written.reportFile}${written.qrelsFile ? `, ${written.qrelsFile}` : ''}${written.extraFiles.length ? `, ${written.extraFiles.join(', ')}` : ''}.`);
+        lines.push(`Acceptance against ${workspace}: ${acceptance.resolved}/${acceptance.total} questions resolve (${acceptance.stale.length} stale, ${acceptance.ambiguous.length} ambiguous, ${acceptance.rejected.length} rejected evidence) — details: spanproof validate --workspace ${opts.workspace}`);
+        process.stdout.write(`${lines.join('\n')}\n`);
+      }
+      setExit(0);
+    });
+}

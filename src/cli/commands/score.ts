@@ -1,0 +1,79 @@
+/**
+ * `spanproof score <azure|ragas|memory> <path> [--metrics a,b] [--json]` (SPEC §11): evaluate an
+ * answer-level dataset (no retrieval). azure/ragas: generation metrics per item and their means with
+ * a bootstrap CI; memory: keyword-overlap accuracy/precision/recall/F1 from confusion counts,
+ * coverage and latency (src/core/interop/memory.ts).
+ */
+import type { Command } from 'commander';
+import { SpanproofError } from '../../core/errors';
+import { readAzureJsonl, readMemoryEval, readRagasAnswers, SCORE_FORMATS, scoreAnswers, scoreMemoryEval, type AnswerScoreReport, type MemoryEvalReport } from '../../core/interop';
+import { GENERATION_METRICS, type GenerationMetric } from '../../core/metrics/generation';
+import type { SetExit } from './index';
+
+interface ScoreCliOptions { metrics?: string; json?: boolean; label?: string; tokenization?: string; seed?: string; resamples?: string }
+
+const f = (x: number | null | undefined): string => (x === null || x === undefined || Number.isNaN(x) ? '—' : x.toFixed(3));
+
+function answersText(r: AnswerScoreReport): string {
+  const out = [`Scored ${r.items} item(s) from ${r.input} (${r.format}; ${r.rowsRead} rows read, ${r.rejected.length} rejected).`];
+  out.push('metric     mean   95% CI            measured');
+  for (const [m, a] of Object.entries(r.aggregate)) out.push(`${m.padEnd(10)} ${f(a.mean)}  [${f(a.lo)}, ${f(a.hi)}]    ${a.measured}/${a.total}`);
+  for (const x of r.rejected) out.push(`  REJECTED line ${x.row}: ${x.reason}`);
+  for (const n of r.notes) out.push(`  note: ${n}`);
+  return out.join('\n');
+}
+
+function memoryText(r: MemoryEvalReport): string {
+  const out = [`Scored ${r.n} memory-eval item(s) from ${r.input} (keywords: ${r.tokenizer}; correct when hit rate > ${r.threshold}).`];
+  out.push(`hit rate      ${f(r.hitRate.mean)} [${f(r.hitRate.lo)}, ${f(r.hitRate.hi)}]`);
+  out.push(`predicted ok  ${f(r.predictedCorrect.mean)} [${f(r.predictedCorrect.lo)}, ${f(r.predictedCorrect.hi)}]`);
+  out.push(`coverage      ${f(r.coverage.mean)} [${f(r.coverage.lo)}, ${f(r.coverage.hi)}]`);
+  if (r.confusion) out.push(`confusion     TP ${r.confusion.tp}  TN ${r.confusion.tn}  FP ${r.confusion.fp}  FN ${r.confusion.fn}`);
+  const ratio = (name: string, x: { value: number | null; reason?: string }): string => `${name.padEnd(13)} ${x.value === null ? `— (${x.reason})` : f(x.value)}`;
+  out.push(`${ratio('accuracy', r.accuracy)}${r.accuracy.ci ? ` [${f(r.accuracy.ci.lo)}, ${f(r.accuracy.ci.hi)}]` : ''}`);
+  out.push(ratio('precision', r.precision), ratio('recall', r.recall), ratio('F1', r.f1));
+  out.push(`latency       ${r.latency.measured ? `${f(r.latency.latencyMs)} ms (retrieval ${f(r.latency.retrievalMs)}, generation ${f(r.latency.generationMs)})` : 'not in the data'}; scorer ${r.scorerMs.toFixed(1)} ms`);
+  for (const n of r.notes) out.push(`  note: ${n}`);
+  return out.join('\n');
+}
+
+export function register(program: Command, setExit: SetExit): void {
+  program
+    .command('score')
+    .description('Score an answer-level dataset (no retrieval): generation metrics, or memory-eval keyword accuracy.')
+    .argument('<format>', SCORE_FORMATS.join('|'))
+    .argument('<path>', 'the dataset file')
+    .option('--metrics <list>', `azure/ragas: comma-separated generation metrics (${GENERATION_METRICS.join(', ')})`)
+    .option('--tokenization <mode>', 'azure/ragas: unicode (default) | reference; memory: unicode (default) | memory-eval')
+    .option('--label <0|1>', 'memory: the true label of every item without its own "label" field (the original tool passed one per file)')
+    .option('--seed <n>', 'bootstrap seed (default 42)')
+    .option('--resamples <n>', 'bootstrap resamples (default 2000)')
+    .option('--json', 'print the full report (with per-item scores) as JSON')
+    .action(async (format: string, input: string, opts: ScoreCliOptions) => {
+      if (!(SCORE_FORMATS as readonly string[]).includes(format)) throw new SpanproofError('bad-input', `unknown score format "${format}".`, { field: '<format>', fix: `use one of ${SCORE_FORMATS.join(', ')}.` });
+      const int = (v: string | undefined, name: string): number | undefined => {
+        if (v === undefined) return undefined;
+        const n = Number(v);
+        if (!Number.isInteger(n) || n < 0) throw new SpanproofError('bad-input', `${name} must be a whole number, got "${v}".`, { field: name, fix: `e.g. ${name} 2000` });
+        return n;
+      };
+      const seed = int(opts.seed, '--seed');
+      const resamples = int(opts.resamples, '--resamples');
+      if (format === 'memory') {
+        if (opts.metrics) throw new SpanproofError('bad-input', '--metrics does not apply to the memory format (it reports keyword accuracy, coverage and latency).', { field: '--metrics', fix: 'drop --metrics.' });
+        if (opts.label !== undefined && opts.label !== '0' && opts.label !== '1') throw new SpanproofError('bad-input', `--label must be 0 or 1, got "${opts.label}".`, { field: '--label', fix: '--label 1 when every answer is meant to be correct, 0 when wrong.' });
+        const tok = opts.tokenization ?? 'unicode';
+        if (tok !== 'unicode' && tok !== 'memory-eval') throw new SpanproofError('bad-input', `unknown tokenization "${tok}" for memory.`, { field: '--tokenization', fix: 'use unicode or memory-eval.' });
+        const r = scoreMemoryEval(input, readMemoryEval(input), { tokenizer: tok, label: opts.label === undefined ? undefined : (Number(opts.label) as 0 | 1), seed, resamples });
+        process.stdout.write(opts.json ? `${JSON.stringify(r, null, 2)}\n` : `${memoryText(r)}\n`);
+        return setExit(0);
+      }
+      const metrics = opts.metrics?.split(',').map((s) => s.trim()).filter(Boolean) as GenerationMetric[] | undefined;
+      const tok = opts.tokenization ?? 'unicode';
+      if (tok !== 'unicode' && tok !== 'reference') throw new SpanproofError('bad-input', `unknown tokenization "${tok}".`, { field: '--tokenization', fix: 'use unicode or reference.' });
+      const read = format === 'azure' ? readAzureJsonl(input) : readRagasAnswers(input);
+      const r = await scoreAnswers(format as 'azure' | 'ragas', input, read, { metrics, tokenization: tok, seed, resamples });
+      process.stdout.write(opts.json ? `${JSON.stringify(r, null, 2)}\n` : `${answersText(r)}\n`);
+      setExit(0);
+    });
+}

@@ -1,0 +1,100 @@
+/**
+ * Aligning a quoted excerpt to a document's text, for importers only (SPEC §3.2: "no fuzzy matching in
+ * resolution; fuzzy alignment exists only in importers and reports its similarity").
+ *
+ * Order: (1) exact occurrence → similarity 1; (2) the same text up to whitespace runs, curly vs straight
+ * quotes, dashes and case → the document's own characters, similarity = difflib ratio of excerpt vs
+ * slice; (3) fuzzy: anchor on the longest common block (difflib `find_longest_match`, autojunk off),
+ * project the excerpt around it, then move each edge to the word boundary that maximises the ratio.
+ * The caller rejects alignments below its threshold.
+ */
+import { SequenceMatcher, sequenceMatcherRatio } from './sequence-matcher';
+
+export interface Alignment {
+  /** UTF-16 offsets into the document. */
+  start: number;
+  end: number;
+  /** difflib ratio (autojunk off) between the excerpt and `text.slice(start, end)`, 0–1. */
+  similarity: number;
+  method: 'exact' | 'normalized' | 'fuzzy';
+  /** Number of exact occurrences (method `exact`), so callers can report repeats. */
+  occurrences?: number;
+}
+
+const FOLD: Record<string, string> = { '\u2018': "'", '\u2019': "'", '\u201c': '"', '\u201d': '"', '\u2013': '-', '\u2014': '-', '\u00a0': ' ' };
+
+/** Normalised text + map from each normalised index to its raw UTF-16 index (and one past the end). */
+function normalize(text: string): { norm: string; map: number[] } {
+  let norm = '';
+  const map: number[] = [];
+  let inWs = false;
+  for (let i = 0; i < text.length; i++) {
+    let c = text[i];
+    c = FOLD[c] ?? c;
+    if (/\s/.test(c)) {
+      if (inWs) continue;
+      inWs = true;
+      c = ' ';
+    } else inWs = false;
+    norm += c.toLowerCase().length === 1 ? c.toLowerCase() : c;
+    map.push(i);
+  }
+  map.push(text.length);
+  return { norm, map };
+}
+
+const isWordChar = (c: string | undefined): boolean => c !== undefined && /[\p{L}\p{N}]/u.test(c);
+
+/** Aligns `excerpt` to `text`; `null` when nothing plausible exists (no common block of ≥ 4 characters). */
+export function alignExcerpt(text: string, excerpt: string): Alignment | null {
+  const ex = excerpt.trim();
+  if (!ex) return null;
+  const first = text.indexOf(ex);
+  if (first >= 0) {
+    let occurrences = 0;
+    for (let p = first; p >= 0; p = text.indexOf(ex, p + 1)) occurrences++;
+    return { start: first, end: first + ex.length, similarity: 1, method: 'exact', occurrences };
+  }
+  const t = normalize(text);
+  const e = normalize(ex);
+  const at = t.norm.indexOf(e.norm.trim());
+  if (at >= 0) {
+    const start = t.map[at];
+    const end = t.map[at + e.norm.trim().length - 1] + 1;
+    return { start, end, similarity: round3(sequenceMatcherRatio(ex, text.slice(start, end))), method: 'normalized' };
+  }
+  // fuzzy: anchor on the longest common block of the normalised texts
+  const sm = new SequenceMatcher(e.norm, t.norm, { autojunk: false });
+  const [i, j, k] = sm.findLongestMatch(0, e.norm.length, 0, t.norm.length);
+  if (k < 4) return null;
+  const n0 = Math.max(0, j - i);
+  const n1 = Math.min(t.norm.length, j + (e.norm.length - i));
+  let start = t.map[n0];
+  let end = t.map[Math.max(n0, n1 - 1)] + 1;
+  const ratio = (s: number, en: number): number => sequenceMatcherRatio(ex, text.slice(s, en));
+  // move each edge to the nearby word boundary that maximises the ratio (±25% of the excerpt)
+  const slack = Math.max(8, Math.ceil(ex.length / 4));
+  const boundaries = (lo: number, hi: number, isStart: boolean): number[] => {
+    const out: number[] = [];
+    for (let p = Math.max(0, lo); p <= Math.min(text.length, hi); p++) {
+      if (isStart ? !isWordChar(text[p - 1]) && !/\s/.test(text[p] ?? ' ') : !isWordChar(text[p]) && !/\s/.test(text[p - 1] ?? ' ')) out.push(p);
+    }
+    return out;
+  };
+  let best = ratio(start, end);
+  for (const s of boundaries(start - slack, start + slack, true)) {
+    if (s >= end) break;
+    const r = ratio(s, end);
+    if (r > best) { best = r; start = s; }
+  }
+  for (const en of boundaries(end - slack, end + slack, false)) {
+    if (en <= start) continue;
+    const r = ratio(start, en);
+    if (r > best) { best = r; end = en; }
+  }
+  return { start, end, similarity: round3(best), method: 'fuzzy' };
+}
+
+function round3(x: number): number {
+  return Math.round(x * 1000) / 1000;
+}

@@ -1,0 +1,175 @@
+/**
+ * Answer-level datasets for `spanproof score azure|ragas` (SPEC §11, §13): no retrieval, only a
+ * generated answer against reference answers, scored with the generation metrics of SPEC §7.3
+ * (`src/core/metrics/generation`: SQuAD F1/EM, NLTK BLEU, rouge-score ROUGE, NLTK METEOR and GLEU,
+ * keyword overlap) per item, and their means with a 95% percentile-bootstrap CI over items
+ * (`src/core/stats`, B resamples, seeded).
+ *
+ * Formats:
+ * - Azure AI evaluation JSONL, single turn: `{query, context?, response, ground_truth}`;
+ *   conversation: `{messages: [{role, content, context?}…]}` or `{conversation: {messages}}` — every
+ *   assistant turn is an item (query = the preceding user turn; reference = the turn's `ground_truth`).
+ * - RAGAS JSONL: `{user_input, response, reference, retrieved_contexts?}`.
+ * A line that is not a usable item is rejected with its line number and the reason; an item without
+ * a reference is kept but unmeasured (`measured/total` in every aggregate) — never scored as 0.
+ *
+ * Judge metrics (SPEC §14) plug in through {@link AnswerJudge}: same items, results beside the
+ * generation scores, unmeasured as a state.
+ */
+import { SpanproofError } from '../errors';
+import { GENERATION_METRICS, scoreGeneration, type GenerationMetric, type TokenizationMode } from '../metrics/generation';
+import { bootstrapResamples, percentileCI } from '../stats';
+import { readTextFile, requirePath } from './common';
+import { parseRagasJsonl } from './ragas';
+
+export interface AnswerItem {
+  /** 1-based line of the input file (the first line of a conversation for its turns). */
+  line: number;
+  /** `line N` or `line N, turn T`. */
+  id: string;
+  question: string;
+  response: string;
+  /** Reference answers (empty → generation metrics unmeasured). */
+  references: string[];
+  contexts: string[];
+}
+
+/** A judge metric (SPEC §14), e.g. groundedness; supplied by the judges module. */
+export interface AnswerJudge {
+  name: string;
+  judge(item: AnswerItem): Promise<{ score: number; reason?: string } | { unmeasured: true; reason: string }>;
+}
+
+export interface ScoreOptions {
+  /** Generation metrics to compute (default: em, f1, bleu1, bleu2, bleu4, rouge1, rouge2, rougeL, meteor, gleu). */
+  metrics?: readonly GenerationMetric[];
+  /** `unicode` (default) or `reference` (each metric's reference tokeniser). */
+  tokenization?: TokenizationMode;
+  /** Bootstrap resamples (default 2000) and seed (default 42). */
+  resamples?: number;
+  seed?: number;
+  judges?: readonly AnswerJudge[];
+}
+
+export interface AnswerScoreReport {
+  format: 'azure' | 'ragas';
+  input: string;
+  rowsRead: number;
+  items: number;
+  rejected: Array<{ row: number; reason: string }>;
+  tokenization: TokenizationMode;
+  /** metric → mean with CI over measured items, plus `measured`/`total`. */
+  aggregate: Record<string, { mean: number; lo: number; hi: number; measured: number; total: number }>;
+  perItem: Array<{ id: string; line: number; scores: Record<string, number | { unmeasured: true; reason: string }> }>;
+  /** Tokeniser / implementation used per metric. */
+  implementations: Record<string, string>;
+  notes: string[];
+}
+
+export const DEFAULT_ANSWER_METRICS: readonly GenerationMetric[] = ['em', 'f1', 'bleu1', 'bleu2', 'bleu4', 'rouge1', 'rouge2', 'rougeL', 'meteor', 'gleu'];
+
+const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
+const ctxList = (v: unknown): string[] => (typeof v === 'string' ? (v ? [v] : []) : Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
+
+/** Reads Azure AI evaluation JSONL (single-turn or conversation lines, mixed allowed). */
+export function readAzureJsonl(file: string): { items: AnswerItem[]; rejected: Array<{ row: number; reason: string }>; rowsRead: number } {
+  requirePath(file, false, 'pass the path of an Azure AI evaluation JSONL file.');
+  const items: AnswerItem[] = [];
+  const rejected: Array<{ row: number; reason: string }> = [];
+  let rowsRead = 0;
+  readTextFile(file, 'Azure JSONL').split(/\r?\n/).forEach((raw, i) => {
+    if (!raw.trim()) return;
+    rowsRead++;
+    const line = i + 1;
+    let o: Record<string, unknown>;
+    try {
+      o = JSON.parse(raw) as Record<string, unknown>;
+    } catch (e) {
+      return void rejected.push({ row: line, reason: `not valid JSON: ${(e as Error).message}` });
+    }
+    if (typeof o !== 'object' || o === null || Array.isArray(o)) return void rejected.push({ row: line, reason: 'not a JSON object' });
+    const conv = (o.conversation as { messages?: unknown } | undefined)?.messages ?? o.messages;
+    if (conv !== undefined) {
+      if (!Array.isArray(conv)) return void rejected.push({ row: line, reason: '"messages" is not a list' });
+      let lastUser = '';
+      let turn = 0;
+      let any = false;
+      for (const [k, m] of (conv as Array<Record<string, unknown>>).entries()) {
+        const role = str(m?.role);
+        const content = str(m?.content);
+        if (!role || content === null) return void rejected.push({ row: line, reason: `messages[${k}] lacks "role" or string "content"` });
+        if (role === 'user') lastUser = content;
+        if (role === 'assistant') {
+          turn++;
+          any = true;
+          const gt = str(m.ground_truth) ?? str(o.ground_truth);
+          items.push({ line, id: `line ${line}, turn ${turn}`, question: lastUser, response: content, references: gt ? [gt] : [], contexts: ctxList(m.context) });
+        }
+      }
+      if (!any) rejected.push({ row: line, reason: 'conversation has no assistant turn to score' });
+      return;
+    }
+    const response = str(o.response);
+    if (response === null) return void rejected.push({ row: line, reason: 'missing string "response" (single-turn lines need query, response, ground_truth)' });
+    const gt = o.ground_truth;
+    const refs = typeof gt === 'string' ? [gt] : Array.isArray(gt) ? gt.filter((x): x is string => typeof x === 'string') : [];
+    items.push({ line, id: `line ${line}`, question: str(o.query) ?? '', response, references: refs, contexts: ctxList(o.context) });
+  });
+  return { items, rejected, rowsRead };
+}
+
+/** Reads RAGAS JSONL rows that carry a `response`. */
+export function readRagasAnswers(file: string): { items: AnswerItem[]; rejected: Array<{ row: number; reason: string }>; rowsRead: number } {
+  requirePath(file, false, 'pass the path of a RAGAS JSONL file.');
+  const { rows, bad, read } = parseRagasJsonl(readTextFile(file, 'RAGAS JSONL'));
+  const rejected = bad.map((b) => ({ row: b.line, reason: b.reason }));
+  const items: AnswerItem[] = [];
+  for (const r of rows) {
+    if (r.response === undefined) { rejected.push({ row: r.line, reason: 'no "response" to score (a RAGAS dataset without generated answers — import it with `spanproof import ragas` instead)' }); continue; }
+    items.push({ line: r.line, id: `line ${r.line}`, question: r.user_input, response: r.response, references: r.reference ? [r.reference] : [], contexts: r.retrieved_contexts ?? [] });
+  }
+  return { items, rejected: rejected.sort((a, b) => a.row - b.row), rowsRead: read };
+}
+
+/**
+ * Scores answer items with generation metrics (and judges, when given).
+ * @throws SpanproofError('bad-input') for an unknown metric name.
+ */
+export async function scoreAnswers(format: 'azure' | 'ragas', input: string, read: { items: AnswerItem[]; rejected: Array<{ row: number; reason: string }>; rowsRead: number }, options: ScoreOptions = {}): Promise<AnswerScoreReport> {
+  const metrics = options.metrics ?? DEFAULT_ANSWER_METRICS;
+  for (const m of metrics) if (!GENERATION_METRICS.includes(m)) throw new SpanproofError('bad-input', `unknown metric "${m}".`, { field: '--metrics', fix: `use some of ${GENERATION_METRICS.join(', ')}.` });
+  const tokenization = options.tokenization ?? 'unicode';
+  const implementations: Record<string, string> = {};
+  const perItem: AnswerScoreReport['perItem'] = [];
+  const columns = new Map<string, number[]>();
+  for (const name of [...metrics, ...(options.judges ?? []).map((j) => j.name)]) columns.set(name, []);
+  for (const it of read.items) {
+    const scores: AnswerScoreReport['perItem'][number]['scores'] = {};
+    if (it.references.length) {
+      for (const s of scoreGeneration(it.response, it.references, { metrics, tokenization })) {
+        scores[s.metric] = s.value;
+        implementations[s.metric] ??= `${s.implementation}; tokens: ${s.tokenizer}`;
+        columns.get(s.metric)!.push(s.value);
+      }
+    } else {
+      for (const m of metrics) { scores[m] = { unmeasured: true, reason: 'no reference answer' }; columns.get(m)!.push(NaN); }
+    }
+    for (const j of options.judges ?? []) {
+      const r = await j.judge(it);
+      scores[j.name] = 'unmeasured' in r ? r : r.score;
+      columns.get(j.name)!.push('unmeasured' in r ? NaN : r.score);
+    }
+    perItem.push({ id: it.id, line: it.line, scores });
+  }
+  const rs = bootstrapResamples(read.items.length, options.resamples ?? 2000, options.seed ?? 42);
+  const aggregate: AnswerScoreReport['aggregate'] = {};
+  for (const [name, vals] of columns) {
+    const measured = vals.filter((v) => !Number.isNaN(v)).length;
+    const ci = measured ? percentileCI(vals, rs) : { mean: NaN, lo: NaN, hi: NaN };
+    aggregate[name] = { mean: ci.mean, lo: ci.lo, hi: ci.hi, measured, total: vals.length };
+  }
+  const notes = [`${tokenization === 'unicode' ? 'Unicode word tokens (Intl.Segmenter) for every metric' : "each metric's reference tokeniser"}; BLEU without smoothing (NLTK default).`, `95% percentile bootstrap CI over items, B = ${options.resamples ?? 2000}, seed ${options.seed ?? 42}.`];
+  const noRef = read.items.filter((i) => !i.references.length).length;
+  if (noRef) notes.push(`${noRef} item(s) have no reference answer: generation metrics unmeasured for them (not 0).`);
+  return { format, input, rowsRead: read.rowsRead, items: read.items.length, rejected: read.rejected, tokenization, aggregate, perItem, implementations, notes };
+}

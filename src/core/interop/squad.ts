@@ -1,0 +1,125 @@
+/**
+ * SQuAD v1.1 / v2.0 JSON (rajpurkar.github.io/SQuAD-explorer): `data[].paragraphs[].{context, qas[]}`,
+ * each qa `{id, question, answers[{text, answer_start}], is_impossible?}`; `answer_start` counts
+ * **Python code points** → converted to UTF-16.
+ *
+ * Each paragraph becomes one document `squad/<article#>-<title>/p<paragraph#>.txt`. SQuAD answers are
+ * short ("France") — shorter than the 12-character minimum of evidence (SPEC §3.2 rule 5) and not what
+ * a retriever should be judged on — so each answer span is widened to the sentence(s) holding it
+ * (`Intl.Segmenter` sentences); the original answer span is kept on the evidence as `answerStart`/
+ * `answerEnd` (UTF-16) and `answerText`. Distinct sentences from different annotators are
+ * alternatives (`match: "any"`). Answers become the reference answer (`answer`, all distinct texts in
+ * `answers`). Unanswerable questions (v2.0 `is_impossible`) have no evidence: each is listed in
+ * `rejected` with that reason and counted under `counts.unanswerable` — never silently dropped.
+ */
+import { SpanproofError } from '../errors';
+import { makeSelector, type EvidenceSelector, type Question } from '../groundtruth';
+import { bump, emptyReport, readTextFile, requirePath, slug } from './common';
+import { codePointToUtf16 } from './offsets';
+import type { ImportedDocument, ImportOptions, ImportResult } from './index';
+
+interface SquadQa { id?: string; question?: string; answers?: Array<{ text?: string; answer_start?: number }>; is_impossible?: boolean }
+interface SquadFile { version?: string; data?: Array<{ title?: string; paragraphs?: Array<{ context?: string; qas?: SquadQa[] }> }> }
+
+const sentenceSeg = new Intl.Segmenter('en', { granularity: 'sentence' });
+
+/** The trimmed sentence range(s) of `text` covering [start, end). */
+function sentenceRange(text: string, start: number, end: number): { start: number; end: number } {
+  let s = start;
+  let e = end;
+  for (const seg of sentenceSeg.segment(text)) {
+    const a = seg.index;
+    const b = a + seg.segment.length;
+    if (b > start && a < end) {
+      s = Math.min(s, a);
+      e = Math.max(e, b);
+    }
+  }
+  while (e > s && /\s/.test(text[e - 1])) e--;
+  while (s < e && /\s/.test(text[s])) s++;
+  return { start: Math.min(s, start), end: Math.max(e, end) };
+}
+
+/**
+ * Imports a SQuAD JSON file.
+ * @throws SpanproofError('bad-input') when the file is not JSON or has no `data` array.
+ */
+export function importSquad(file: string, _opts: ImportOptions): ImportResult {
+  requirePath(file, false, 'pass the path of a SQuAD JSON file.');
+  const report = emptyReport('squad', file);
+  let json: SquadFile;
+  try {
+    // numeric ids (some SQuAD-style files use 64-bit integers) are read as strings so no digit is lost
+    json = JSON.parse(readTextFile(file, 'SQuAD file').replace(/("id"\s*:\s*)(-?\d+)(?=\s*[,}])/g, '$1"$2"')) as SquadFile;
+  } catch (e) {
+    if (e instanceof SpanproofError) throw e;
+    throw new SpanproofError('bad-input', `not valid JSON: ${(e as Error).message}`, { file, fix: 'pass a SQuAD v1.1/v2.0 JSON file.', cause: e });
+  }
+  if (!Array.isArray(json?.data)) throw new SpanproofError('bad-input', 'no "data" array.', { file, field: 'data', fix: 'pass a SQuAD v1.1/v2.0 JSON file ({"version", "data": [{"title", "paragraphs"}]}).' });
+  const documents: ImportedDocument[] = [];
+  const questions: Question[] = [];
+  const ids = new Set<string>();
+  json.data.forEach((article, ai) => {
+    const dir = `squad/${String(ai + 1).padStart(3, '0')}-${slug(article?.title ?? 'untitled', 40)}`;
+    (article?.paragraphs ?? []).forEach((para, pi) => {
+      const where = `data[${ai}].paragraphs[${pi}]`;
+      const context = para?.context;
+      const qas = para?.qas ?? [];
+      if (typeof context !== 'string' || !context.trim()) {
+        qas.forEach((qa, qi) => {
+          report.rowsRead++;
+          report.rejected.push({ row: `${where}.qas[${qi}]`, id: qa?.id, reason: 'the paragraph has no "context" text' });
+        });
+        return;
+      }
+      const source = `${dir}/p${String(pi + 1).padStart(3, '0')}.txt`;
+      documents.push({ source, text: context });
+      const toU16 = codePointToUtf16(context);
+      qas.forEach((qa, qi) => {
+        report.rowsRead++;
+        const row = `${where}.qas[${qi}]`;
+        const id = typeof qa?.id === 'string' && qa.id ? qa.id : `squad-${ai + 1}-${pi + 1}-${qi + 1}`;
+        const reject = (reason: string): void => void report.rejected.push({ row, id, reason });
+        if (typeof qa?.question !== 'string' || !qa.question.trim()) return reject('empty "question"');
+        if (ids.has(id)) return reject(`duplicate id ${id}`);
+        const answers = Array.isArray(qa.answers) ? qa.answers : [];
+        if (qa.is_impossible || answers.length === 0) {
+          bump(report, 'unanswerable');
+          return reject('unanswerable (SQuAD 2.0 is_impossible): no evidence span to import');
+        }
+        const evidence: EvidenceSelector[] = [];
+        const texts: string[] = [];
+        const seen = new Set<string>();
+        for (const [k, a] of answers.entries()) {
+          if (typeof a?.text !== 'string' || !Number.isInteger(a.answer_start)) return reject(`answers[${k}] lacks text/answer_start`);
+          let s = toU16(a.answer_start!);
+          let e = s === undefined ? undefined : toU16(a.answer_start! + Array.from(a.text).length);
+          if (s === undefined || e === undefined || context.slice(s, e) !== a.text) {
+            // answer_start off: take the occurrence nearest to it
+            const want = s ?? 0;
+            let best = -1;
+            for (let p = context.indexOf(a.text); p >= 0; p = context.indexOf(a.text, p + 1)) if (best < 0 || Math.abs(p - want) < Math.abs(best - want)) best = p;
+            if (best < 0 || !a.text) return reject(`answers[${k}].text ${JSON.stringify(a.text)} is not in the paragraph`);
+            bump(report, 'answer-start-corrected');
+            s = best;
+            e = best + a.text.length;
+          }
+          if (!texts.includes(a.text)) texts.push(a.text);
+          const sent = sentenceRange(context, s, e);
+          const key = `${sent.start}:${sent.end}`;
+          if (seen.has(key)) continue;
+          seen.add(key);
+          evidence.push({ ...makeSelector(context, source, sent.start, sent.end), answerStart: s, answerEnd: e, answerText: a.text });
+        }
+        ids.add(id);
+        questions.push({ id, question: qa.question.trim(), answer: texts[0], ...(texts.length > 1 ? { answers: texts } : {}), evidence, match: evidence.length > 1 ? 'any' : 'all', tags: ['squad'] });
+        report.converted++;
+      });
+    });
+  });
+  report.documents = documents.length;
+  report.notes.push('answer_start converted from Python code points to UTF-16 code units.');
+  report.notes.push('each answer span was widened to its sentence (Intl.Segmenter) as evidence; the answer span is kept as answerStart/answerEnd/answerText on the evidence; different sentences from different annotators are alternatives (match "any").');
+  if (report.counts.unanswerable) report.notes.push(`${report.counts.unanswerable} unanswerable question(s) (SQuAD 2.0) have no evidence and are listed as rejected.`);
+  return { groundTruth: { spanproof: 1, corpus: 'squad', questions }, documents, report };
+}
