@@ -56,6 +56,23 @@ test('the sample ground truth loads and all 20 questions resolve', async () => {
   assert.equal(s.resolution!.acceptance.resolved, 20);
 });
 
+test('Open Ground Truth File opens .spanproof/groundtruth.json; Validate Ground Truth reports 20/20', async () => {
+  await vscode.commands.executeCommand('spanproof.openGroundTruthFile');
+  await until(() => vscode.window.activeTextEditor?.document.uri.fsPath === folder().store.file, 'ground-truth editor');
+  await vscode.commands.executeCommand('spanproof.validateGroundTruth');
+  assert.equal(folder().store.resolution!.acceptance.resolved, 20);
+});
+
+test('the hover over evidence names the question', async () => {
+  const doc = await vscode.workspace.openTextDocument(path.join(ws(), 'tutorial', 'body.md'));
+  await vscode.window.showTextDocument(doc);
+  const at = doc.positionAt(718 + 5);
+  const hovers = (await vscode.commands.executeCommand('vscode.executeHoverProvider', doc.uri, at)) as vscode.Hover[];
+  const text = hovers.flatMap((h) => h.contents.map((c) => (typeof c === 'string' ? c : c.value))).join('\n');
+  assert.match(text, /Spanproof evidence/);
+  assert.match(text, /fa-d-008/);
+});
+
 test('an empty selection is refused and writes nothing', async () => {
   const before = readFileSync(folder().store.file, 'utf8');
   const doc = await vscode.workspace.openTextDocument(path.join(ws(), 'tutorial', 'cors.md'));
