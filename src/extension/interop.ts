@@ -1,19 +1,74 @@
 /**
  * Import Dataset… and Export Report… — thin adapters over the core importers (SPEC §13) and report
- * writers (SPEC §10). When this build's core does not provide one, the command says so plainly.
+ * writers (SPEC §10), the same code as `spanproof import` / `spanproof report`.
  */
 import { writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { readRun } from '../core/runs';
 import { renderReport, type ReportFormat } from '../core/report';
+import { IMPORT_FORMATS, runImport, writeImport, type ImportFormat } from '../core/interop';
 import type { Spanproof } from './spanproof';
 
-export async function importDataset(_sp: Spanproof): Promise<void> {
-  void vscode.window.showInformationMessage(
-    'Spanproof: Import Dataset is not available in this build of the extension. Use the CLI: `npx spanproof import <weknora|pathway-cuad|ragas|chroma|squad> <path> --workspace <folder>`.',
+/**
+ * Import a dataset (SPEC §11 `import`) into the workspace folder through the core importers: pick the
+ * format, the input (and for Pathway CUAD the contract texts), confirm with the conversion counts, write
+ * (documents + ground truth; an existing ground-truth file is backed up by `writeImport`), reload.
+ * Allowed in untrusted workspaces: it loads no model and calls no endpoint, it only writes files.
+ */
+export async function importDataset(sp: Spanproof): Promise<void> {
+  const f = sp.primary();
+  if (!f) {
+    void vscode.window.showWarningMessage('Spanproof: open the folder to import into first.');
+    return;
+  }
+  const fmt = await vscode.window.showQuickPick(
+    IMPORT_FORMATS.map((id) => ({ label: id, description: IMPORT_HELP[id], id })),
+    { title: 'Spanproof: Import Dataset — format' },
   );
+  if (!fmt) return;
+  const folderInput = fmt.id === 'weknora';
+  const picked = await vscode.window.showOpenDialog({
+    title: `Spanproof: ${fmt.id} input (${IMPORT_HELP[fmt.id]})`,
+    canSelectFiles: !folderInput,
+    canSelectFolders: folderInput,
+    openLabel: 'Import',
+  });
+  if (!picked?.[0]) return;
+  let documents: string | undefined;
+  if (fmt.id === 'pathway-cuad') {
+    const d = await vscode.window.showOpenDialog({ title: 'Spanproof: folder with the CUAD contract texts', canSelectFolders: true, canSelectFiles: false, openLabel: 'Use these documents' });
+    if (!d?.[0]) return;
+    documents = d[0].fsPath;
+  }
+  const workspace = f.store.folder.uri.fsPath;
+  const result = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Spanproof: reading ${fmt.id} dataset…` }, () =>
+    runImport(fmt.id, picked[0].fsPath, { workspace, documents }),
+  );
+  const r = result.report;
+  const ok = await vscode.window.showWarningMessage(
+    `Spanproof: ${r.rowsRead} rows read, ${r.converted} questions converted, ${r.rejected.length} rejected; ${result.documents.length} document(s). Write them to ${workspace}? An existing ground-truth file is backed up first.`,
+    { modal: true },
+    'Import',
+  );
+  if (ok !== 'Import') return;
+  const out = await writeImport(result, workspace);
+  sp.output.info(`import ${fmt.id} ${picked[0].fsPath}: ${JSON.stringify(r)}`);
+  await f.store.load();
+  const choice = await vscode.window.showInformationMessage(
+    `Spanproof: imported ${r.converted} questions (${out.documentsWritten} documents written${out.backup ? `, previous ground truth backed up to ${out.backup}` : ''}). Conversion report: ${out.reportFile}.`,
+    'Open Report',
+  );
+  if (choice) await vscode.window.showTextDocument(vscode.Uri.file(out.reportFile));
 }
+
+const IMPORT_HELP: Record<ImportFormat, string> = {
+  weknora: 'folder with the WeKnora Parquet files',
+  'pathway-cuad': 'CUAD labeled.tsv (+ a folder of contract texts)',
+  ragas: 'RAGAS JSONL',
+  chroma: 'Chroma questions_df.csv (corpora/ beside it)',
+  squad: 'SQuAD 2.0 JSON',
+};
 
 /** Export a run (default: the latest succeeded one) as Markdown, HTML or CSV to a file the user picks. */
 export async function exportReport(sp: Spanproof, runDir?: string): Promise<string | undefined> {
