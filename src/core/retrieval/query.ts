@@ -9,7 +9,7 @@ import { SpanproofError } from '../errors';
 import { loadCorpus } from '../corpus';
 import { chunkCorpus, chunkerConfigKey } from '../chunking';
 import { createMaxSimReranker, loadCrossEncoderFromFolder, loadDefaultEmbedder, loadEmbedderFromFolder, type PairScorer, type TextEmbedder } from '../models';
-import { EmbeddingCache, PersistentRerankCache, embedChunksCached } from '../cache';
+import { EmbeddingCache, PersistentRerankCache, embedChunksCached, loadOrBuildBm25 } from '../cache';
 import { Bm25Index } from './bm25';
 import { DenseIndex } from './dense';
 import { disposeDenseOrt } from './dense-ort';
@@ -84,7 +84,7 @@ export async function runQuery(p: QueryParams): Promise<QueryAnswer> {
     if (needsEmbedder) embedder = s.embeddingModel ? await loadEmbedderFromFolder(s.embeddingModel, opts) : await loadDefaultEmbedder(opts);
     const embed = embedder ? { fn: (t: readonly string[]) => embedder!.embed(t), dim: embedder.dim } : undefined;
     const chunks = await chunkCorpus(corpus.documents, p.chunker, s.chunkerParams, embed);
-    const bm25 = p.retriever === 'dense' ? undefined : Bm25Index.build(chunks);
+    const bm25 = p.retriever === 'dense' ? undefined : p.cacheDir ? loadOrBuildBm25(chunks, p.cacheDir).index : Bm25Index.build(chunks);
     let dense: DenseIndex | undefined;
     if (p.retriever !== 'bm25' && embedder) {
       let key = chunkerConfigKey(p.chunker, s.chunkerParams);

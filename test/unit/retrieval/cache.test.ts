@@ -4,7 +4,8 @@ import { mkdtempSync, rmSync, writeFileSync, readFileSync, chmodSync, readdirSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createHash } from 'node:crypto';
-import { EmbeddingCache, embedChunksCached, PersistentRerankCache, cacheSizeReport, clearCache, type ChunkEmbedder } from '../../../src/core/cache/index';
+import { EmbeddingCache, embedChunksCached, PersistentRerankCache, cacheSizeReport, clearCache, loadOrBuildBm25, bm25CacheKey, BM25_CACHE_KEEP, type ChunkEmbedder } from '../../../src/core/cache/index';
+import { Bm25Index } from '../../../src/core/retrieval/index';
 import { rerankPool, rerankCacheKey, type RerankScorer } from '../../../src/core/retrieval/index';
 import type { Chunk } from '../../../src/core/types';
 import { chunksOf } from './helpers';
@@ -172,6 +173,29 @@ test('persistent rerank cache: scores survive a reopen; damaged files start empt
     clearCache(dir);
     assert.deepEqual(readdirSync(dir), ['keep.txt']);
     assert.deepEqual(cacheSizeReport(join(dir, 'absent')), { dir: join(dir, 'absent'), files: 0, bytes: 0, kinds: {} });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('BM25 index cache: a hit returns the same results; other chunk texts miss; damaged entries are rebuilt; old entries pruned', () => {
+  const dir = tmp();
+  try {
+    const chunks = chunksOf(['the cat sat', 'a dog ran', '我喜欢吃苹果', 'cat and dog']);
+    const a = loadOrBuildBm25(chunks, dir);
+    assert.equal(a.hit, false);
+    const b = loadOrBuildBm25(chunks, dir);
+    assert.equal(b.hit, true);
+    const fresh = Bm25Index.build(chunks);
+    for (const q of ['cat', 'dog cat', '苹果', 'zebra']) assert.deepEqual(b.index.search(q, 10), fresh.search(q, 10));
+    const edited = chunksOf(['the cat sat', 'a dog ran', '我喜欢吃苹果', 'cat and dogs']);
+    assert.notEqual(bm25CacheKey(edited), bm25CacheKey(chunks));
+    assert.equal(loadOrBuildBm25(edited, dir).hit, false);
+    writeFileSync(join(dir, 'bm25', `${bm25CacheKey(chunks)}.json`), '{"kind": "spanproof-bm25", "version": 1, "size": 4, "index": {');
+    assert.equal(loadOrBuildBm25(chunks, dir).hit, false);
+    assert.equal(loadOrBuildBm25(chunks, dir).hit, true);
+    for (let i = 0; i < BM25_CACHE_KEEP + 3; i++) loadOrBuildBm25(chunksOf([`word${i}`]), dir);
+    assert.equal(readdirSync(join(dir, 'bm25')).length, BM25_CACHE_KEEP);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
