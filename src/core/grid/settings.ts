@@ -1,6 +1,7 @@
 /**
  * Validation of run settings (the CLI `--config FILE` JSON, the VS Code settings) with zod. Keys are
- * those of RunSettings (src/shared/settings.ts); missing keys take DEFAULT_SETTINGS; an unknown key
+ * those of RunSettings (src/shared/settings.ts), with or without the `spanproof.` prefix of VS Code's
+ * settings.json; missing keys take DEFAULT_SETTINGS; an unknown key
  * or a wrong value is a SpanproofError('bad-input') naming the file, the key and the fix.
  */
 import { z } from 'zod';
@@ -51,6 +52,10 @@ const schema = z
  * @throws SpanproofError('bad-input') naming `file`, the key (`chunkerParams.fixed.size`) and the fix.
  */
 export function parseRunSettings(input: unknown, file = '--config'): RunSettings {
+  // Keys copied from VS Code's settings.json carry the `spanproof.` prefix; accept them too.
+  if (input && typeof input === 'object' && !Array.isArray(input)) {
+    input = Object.fromEntries(Object.entries(input as Record<string, unknown>).map(([k, v]) => [k.startsWith('spanproof.') ? k.slice('spanproof.'.length) : k, v]));
+  }
   const r = schema.safeParse(input);
   if (!r.success) {
     const issue = r.error.issues[0];

@@ -75,3 +75,28 @@ test('bad input exits 2 with a message naming the file, the key and the fix', ()
   assert.match(r4.stderr, /--chunkers/);
   assert.ok(!existsSync(join(root, 'runs')) || readdirSync(join(root, 'runs')).length === 0, 'no run directory for rejected input');
 });
+
+test('SIGINT cancels the run cleanly: exit 1, run.json status cancelled', async () => {
+  const { spawn } = await import('node:child_process');
+  const root = tmp('cli-sigint');
+  const child = spawn(process.execPath, ['--import', 'tsx', join(REPO, 'src', 'cli', 'main.ts'), 'run', '--workspace', MINI, '--groundtruth', MINI_GT, '--runs-dir', join(root, 'runs'), '--cache-dir', join(root, 'cache')], {
+    cwd: REPO, env: { ...process.env, SPANPROOF_WORKER: WORKER_TS }, stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  let sent = false;
+  child.stderr.on('data', (d: Buffer) => {
+    stderr += d.toString();
+    if (!sent && /progress \d+\/\d+ (chunk|index|embed|retrieve|score):/.test(stderr)) {
+      sent = true;
+      child.kill('SIGINT');
+    }
+  });
+  const code: number = await new Promise((res) => child.on('close', (c) => res(c ?? -1)));
+  assert.ok(sent, stderr);
+  assert.equal(code, 1, stderr);
+  assert.match(stderr, /run cancelled; run directory .* \(status cancelled\)/);
+  const dirs = readdirSync(join(root, 'runs'));
+  assert.equal(dirs.length, 1);
+  assert.equal(JSON.parse(readFileSync(join(root, 'runs', dirs[0], 'run.json'), 'utf8')).status, 'cancelled');
+  assert.ok(!existsSync(join(root, 'runs', dirs[0], 'results.json')));
+});
