@@ -10,7 +10,8 @@
  * ledger: this wrapper retries 408/409/429/5xx, timeouts and connection errors up to `retries` times,
  * waiting what the server asks (`retry-after-ms`, then `Retry-After` seconds or HTTP date, capped at
  * `maxRetryAfterMs`) or else an exponential backoff 500 ms · 2^attempt (capped at 20 s). 401/403/404
- * are fatal (bad key, no such model) and stop the loop. Replies are cached on disk (./cache).
+ * are fatal (bad key, no such model): the client then refuses every later call without sending it,
+ * requests already in flight finish, and the loop stops. Replies are cached on disk (./cache).
  */
 import { OpenAI, AzureOpenAI, APIError, APIConnectionTimeoutError, APIUserAbortError } from 'openai';
 import { SpanproofError } from '../errors';
@@ -98,6 +99,8 @@ export class ChatClient {
   readonly ledger: Ledger;
   readonly limiter: RequestLimiter;
   private readonly api: OpenAI;
+  /** Set by the first fatal reply (401/403/404): later calls fail at once without a request. */
+  private halted: RequestFailure | null = null;
   private readonly o: Required<Omit<ChatClientOptions, 'apiKey' | 'cache' | 'prices'>> & Pick<ChatClientOptions, 'cache'>;
 
   constructor(opts: ChatClientOptions) {
@@ -126,6 +129,7 @@ export class ChatClient {
    */
   async chat(req: ChatRequest, signal?: AbortSignal): Promise<ChatReply> {
     if (signal?.aborted) throw cancelled();
+    if (this.halted) throw this.halted;
     const body = { messages: req.messages, temperature: req.temperature ?? 0, max_tokens: req.maxTokens };
     const key = cacheKey(this.endpoint, req.model, sha256(req.promptVersion), sha256(JSON.stringify(body)));
     if (this.o.cache && !req.bypassCache) {
@@ -139,6 +143,7 @@ export class ChatClient {
     try {
       for (let attempt = 0; ; attempt++) {
         if (signal?.aborted) throw cancelled();
+        if (this.halted) throw this.halted;
         this.ledger.requestSent(req.model, attempt > 0);
         const t0 = performance.now();
         let failure: RequestFailure;
@@ -165,8 +170,8 @@ export class ChatClient {
           if (e instanceof APIConnectionTimeoutError) failure = new RequestFailure('timeout', `no reply within ${this.o.timeoutMs} ms`);
           else if (e instanceof APIError && e.status !== undefined) {
             const s = e.status;
-            if (s === 401 || s === 403) throw new RequestFailure('fatal', `the endpoint refused the request (HTTP ${s}): check the API key (SPANPROOF_API_KEY or the key stored in VS Code).`, s);
-            if (s === 404) throw new RequestFailure('fatal', `the endpoint has no model "${req.model}" or no chat-completions route (HTTP 404): check the model name and that the base URL ends in /v1.`, s);
+            if (s === 401 || s === 403) throw (this.halted ??= new RequestFailure('fatal', `the endpoint refused the request (HTTP ${s}): check the API key (SPANPROOF_API_KEY or the key stored in VS Code).`, s));
+            if (s === 404) throw (this.halted ??= new RequestFailure('fatal', `the endpoint has no model "${req.model}" or no chat-completions route (HTTP 404): check the model name and that the base URL ends in /v1.`, s));
             failure = new RequestFailure(s === 429 ? 'rate-limited' : 'http', `HTTP ${s}: ${String(e.message).slice(0, 200)}`, s);
             if (!(s === 408 || s === 409 || s === 429 || s >= 500)) throw failure;
             wait = retryAfterMs(e.headers as Headers | undefined);

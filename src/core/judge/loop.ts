@@ -141,7 +141,7 @@ export async function generateAndJudge(items: readonly GenerationItem[], o: Loop
 
   let next = 0;
   const worker = async () => {
-    while (!ac.signal.aborted && next < items.length) {
+    while (!ac.signal.aborted && !fatal && next < items.length) {
       const i = next++;
       try {
         const rec = await runItem(items[i]);
@@ -151,8 +151,9 @@ export async function generateAndJudge(items: readonly GenerationItem[], o: Loop
         o.onItem?.(rec, finished, items.length);
       } catch (e) {
         if (isSpanproofError(e) && e.code === 'cancelled') return;
+        // Fatal endpoint error: stop taking items; requests in flight finish (the client refuses new
+        // ones), so the ledger counts exactly what reached the endpoint.
         fatal ??= toSpanproof(e);
-        ac.abort();
         return;
       }
     }
