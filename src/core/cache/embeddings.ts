@@ -15,7 +15,7 @@
  * are counted, never thrown: the cache is an optimisation.
  */
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, readdirSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../runs/dir';
 import { sha256Hex } from '../corpus/decode';
@@ -133,5 +133,28 @@ export class EmbeddingCache {
     if (v.length !== texts.length * dim) throw new TypeError(`embedding compute returned ${v.length} floats for ${texts.length} × ${dim}`);
     this.write(docSha, chunkerKey, embedderId, texts, dim, v);
     return v;
+  }
+
+  /**
+   * Deletes every entry (any chunker, any embedder) whose document hash is not in `liveDocShas`,
+   * e.g. the hashes of the current corpus after a run. Returns the number of files removed.
+   */
+  prune(liveDocShas: ReadonlySet<string>): number {
+    let removed = 0;
+    const root = join(this.dir, 'embeddings');
+    const list = (d: string) => { try { return readdirSync(d); } catch { return []; } };
+    for (const emb of list(root)) {
+      for (const key of list(join(root, emb))) {
+        for (const f of list(join(root, emb, key))) {
+          const m = /^([0-9a-f]{64})\.f32$/.exec(f);
+          if (m && liveDocShas.has(m[1])) continue;
+          try {
+            unlinkSync(join(root, emb, key, f));
+            removed++;
+          } catch { /* vanished or read-only */ }
+        }
+      }
+    }
+    return removed;
   }
 }

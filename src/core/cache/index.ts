@@ -14,6 +14,6 @@
  */
 export { EmbeddingCache, textsSha, slugOf, type EmbeddingCacheStats } from './embeddings';
 export { embedChunksCached, type ChunkEmbedder } from './embed-chunks';
-export { PersistentRerankCache } from './rerank-scores';
+export { PersistentRerankCache, RERANK_CACHE_MAX } from './rerank-scores';
 export { cacheSizeReport, clearCache, type CacheSizeReport } from './report';
 export { loadOrBuildBm25, bm25CacheKey, BM25_CACHE_KEEP } from './bm25';

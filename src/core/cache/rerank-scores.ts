@@ -3,6 +3,8 @@
  * `{"kind": "spanproof-rerank-scores", "version": 1, "scorerId", "scores": {key: score}}` with keys
  * from `rerankCacheKey` (scorer id, sha256(query), sha256(chunk text)). Loaded once; `flush()` writes
  * it back atomically when something changed. A damaged or foreign file is ignored (starts empty).
+ * At most {@link RERANK_CACHE_MAX} pairs are kept: the file is written oldest first and the oldest
+ * pairs are dropped beyond the limit (a re-scored pair moves to the end).
  */
 import { readFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -11,6 +13,9 @@ import { writeFileAtomic } from '../runs/dir';
 import { slugOf } from './embeddings';
 
 const KIND = 'spanproof-rerank-scores';
+
+/** Pairs kept per scorer file (~150 bytes each on disk). */
+export const RERANK_CACHE_MAX = 100_000;
 
 /** A {@link RerankCache} backed by one file per scorer. Counts hits and misses of `get`. */
 export class PersistentRerankCache implements RerankCache {
@@ -47,6 +52,7 @@ export class PersistentRerankCache implements RerankCache {
   set(key: string, v: number): void {
     if (!Number.isFinite(v)) return; // JSON cannot hold NaN/Infinity; such scores are simply recomputed
     if (this.scores.get(key) !== v) {
+      this.scores.delete(key); // re-insert at the end: newest last
       this.scores.set(key, v);
       this.dirty = true;
     }
@@ -57,7 +63,15 @@ export class PersistentRerankCache implements RerankCache {
     if (!this.dirty) return true;
     try {
       mkdirSync(join(this.file, '..'), { recursive: true });
-      const scores = Object.fromEntries([...this.scores].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)));
+      const excess = this.scores.size - RERANK_CACHE_MAX;
+      if (excess > 0) {
+        let i = 0;
+        for (const k of this.scores.keys()) {
+          if (i++ >= excess) break;
+          this.scores.delete(k);
+        }
+      }
+      const scores = Object.fromEntries(this.scores);
       writeFileAtomic(this.file, JSON.stringify({ kind: KIND, version: 1, scorerId: this.scorerId, scores }));
       this.dirty = false;
       return true;

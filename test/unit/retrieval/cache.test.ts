@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync, writeFileSync, readFileSync, chmodSync, readdirSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createHash } from 'node:crypto';
-import { EmbeddingCache, embedChunksCached, PersistentRerankCache, cacheSizeReport, clearCache, loadOrBuildBm25, bm25CacheKey, BM25_CACHE_KEEP, type ChunkEmbedder } from '../../../src/core/cache/index';
+import { EmbeddingCache, embedChunksCached, PersistentRerankCache, cacheSizeReport, clearCache, loadOrBuildBm25, bm25CacheKey, BM25_CACHE_KEEP, RERANK_CACHE_MAX, type ChunkEmbedder } from '../../../src/core/cache/index';
 import { Bm25Index } from '../../../src/core/retrieval/index';
 import { rerankPool, rerankCacheKey, type RerankScorer } from '../../../src/core/retrieval/index';
 import type { Chunk } from '../../../src/core/types';
@@ -72,6 +72,13 @@ test('editing one document re-embeds only that document\'s chunks', async () => 
     const c4 = new EmbeddingCache(dir);
     await embedChunksCached(v2.chunks, v2.docSha, 'fixed/v1/{"overlap":0,"size":400}', e, c4);
     assert.equal(c4.stats.misses, 3);
+
+    // prune: the old b.md entry (one chunker key) is removed, the live ones (two chunker keys × 3 docs) stay
+    assert.equal(c4.prune(new Set(v2.docSha.values())), 1);
+    assert.equal(cacheSizeReport(dir).kinds.embeddings.files, 6);
+    const c5 = new EmbeddingCache(dir);
+    await embedChunksCached(v2.chunks, v2.docSha, KEY, e, c5);
+    assert.equal(c5.stats.hits, 3);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -196,6 +203,25 @@ test('BM25 index cache: a hit returns the same results; other chunk texts miss; 
     assert.equal(loadOrBuildBm25(chunks, dir).hit, true);
     for (let i = 0; i < BM25_CACHE_KEEP + 3; i++) loadOrBuildBm25(chunksOf([`word${i}`]), dir);
     assert.equal(readdirSync(join(dir, 'bm25')).length, BM25_CACHE_KEEP);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('persistent rerank cache keeps the newest RERANK_CACHE_MAX pairs', () => {
+  const dir = tmp();
+  try {
+    const c = PersistentRerankCache.open(dir, 's');
+    for (let i = 0; i < RERANK_CACHE_MAX + 5; i++) c.set(`k${i}`, i);
+    c.set('k2', -1); // re-scored: becomes the newest
+    assert.equal(c.flush(), true);
+    const back = PersistentRerankCache.open(dir, 's');
+    assert.equal(back.size, RERANK_CACHE_MAX);
+    // insertion order k0, k1, k3 … k(MAX+4), k2: the 5 oldest are k0, k1, k3, k4, k5
+    for (const gone of ['k0', 'k1', 'k3', 'k4', 'k5']) assert.equal(back.get(gone), undefined);
+    assert.equal(back.get('k6'), 6);
+    assert.equal(back.get('k2'), -1);
+    assert.equal(back.get(`k${RERANK_CACHE_MAX + 4}`), RERANK_CACHE_MAX + 4);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
