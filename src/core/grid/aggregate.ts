@@ -106,6 +106,7 @@ export function aggregate(configs: readonly ConfigPlan[], items: readonly ItemRe
       metrics,
       causes,
       contextChars: mean(col((it) => it.scores!.metrics.contextChars)),
+      contextTokens: mean(col((it) => it.contextTokens)),
       tauSweep,
       vsTop: null,
       rank: 0,

@@ -82,6 +82,8 @@ export interface ItemRecord {
   /** ms for this question's reranking (0 when off). */
   rerankMs: number;
   scores: ItemScores | null;
+  /** Embedder tokens of the result list's text (the union of R₁..R_k, overlaps once), when scored. */
+  contextTokens?: number;
 }
 
 export interface ChunkerStage {
@@ -150,6 +152,35 @@ export async function runEngine(input: EngineInput): Promise<EngineOutput> {
   const items: ItemRecord[] = [];
   const stages: ChunkerStage[] = [];
   const pairCache: RerankCache = input.caches?.rerank ?? new Map<string, number>();
+  // Context cost in tokens (SPEC §7.1): the union of the result list's chunks, merged per document
+  // into maximal intervals, each tokenised once with the embedder's tokenizer (memoised by interval).
+  const textOf = new Map(input.documents.map((d) => [d.source, d.text]));
+  const tokenMemo = new Map<string, number>();
+  const contextTokens = (list: readonly Chunk[]): number => {
+    const bySource = new Map<string, Array<[number, number]>>();
+    for (const c of list) {
+      let l = bySource.get(c.source);
+      if (!l) bySource.set(c.source, (l = []));
+      l.push([c.start, c.end]);
+    }
+    let total = 0;
+    for (const [source, ivs] of bySource) {
+      ivs.sort((a, b) => a[0] - b[0]);
+      const merged: Array<[number, number]> = [];
+      for (const [a, b] of ivs) {
+        const last = merged[merged.length - 1];
+        if (last && a <= last[1]) last[1] = Math.max(last[1], b);
+        else merged.push([a, b]);
+      }
+      for (const [a, b] of merged) {
+        const key = `${source}\0${a}\0${b}`;
+        let n = tokenMemo.get(key);
+        if (n === undefined) tokenMemo.set(key, (n = embedder.countTokens(textOf.get(source)!.slice(a, b))));
+        total += n;
+      }
+    }
+    return total;
+  };
 
   for (const chunker of chunkers) {
     const mine = configs.filter((c) => c.chunker === chunker);
@@ -266,6 +297,7 @@ export async function runEngine(input: EngineInput): Promise<EngineOutput> {
           } else rec.final = pool;
           const before = c.rerank ? pool : null;
           rec.scores = scoreItem(scoring, qi, rec.final, rec.pool, before, settings);
+          rec.contextTokens = contextTokens(rec.final.slice(0, settings.k).map((h) => chunks[h.chunk]));
         } catch (e) {
           if ((e as SpanproofError).code === 'cancelled') throw e;
           rec.status = 'failed';

@@ -67,7 +67,7 @@ export function questionRecord(it: ItemRecord, chunks: readonly Chunk[], k: numb
     cause: it.scores?.cause ?? null,
     k,
     ...(m && k !== 5 ? { [`coverage@${k}`]: m[`coverage@${k}`], [`hit@${k}`]: m[`hit@${k}`] } : {}),
-    ...(m ? { metrics: m, tauHits: it.scores!.tauHits } : {}),
+    ...(m ? { metrics: m, tauHits: it.scores!.tauHits, contextTokens: it.contextTokens } : {}),
     ...(it.scores?.miss ? { miss: it.scores.miss } : {}),
     ...(it.error ? { error: it.error } : {}),
   };
