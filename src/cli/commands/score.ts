@@ -9,8 +9,9 @@ import { SpanproofError } from '../../core/errors';
 import { readAzureJsonl, readMemoryEval, readRagasAnswers, SCORE_FORMATS, scoreAnswers, scoreMemoryEval, type AnswerScoreReport, type MemoryEvalReport } from '../../core/interop';
 import { GENERATION_METRICS, type GenerationMetric } from '../../core/metrics/generation';
 import type { SetExit } from './index';
+import { addJudgeOptions, judgesForScore, ledgerLine, type JudgeCliOptions } from '../judge';
 
-interface ScoreCliOptions { metrics?: string; json?: boolean; label?: string; tokenization?: string; seed?: string; resamples?: string }
+interface ScoreCliOptions extends JudgeCliOptions { metrics?: string; json?: boolean; label?: string; tokenization?: string; seed?: string; resamples?: string }
 
 const f = (x: number | null | undefined): string => (x === null || x === undefined || Number.isNaN(x) ? '—' : x.toFixed(3));
 
@@ -72,8 +73,12 @@ export function register(program: Command, setExit: SetExit): void {
       const tok = opts.tokenization ?? 'unicode';
       if (tok !== 'unicode' && tok !== 'reference') throw new SpanproofError('bad-input', `unknown tokenization "${tok}".`, { field: '--tokenization', fix: 'use unicode or reference.' });
       const read = format === 'azure' ? readAzureJsonl(input) : readRagasAnswers(input);
-      const r = await scoreAnswers(format as 'azure' | 'ragas', input, read, { metrics, tokenization: tok, seed, resamples });
-      process.stdout.write(opts.json ? `${JSON.stringify(r, null, 2)}\n` : `${answersText(r)}\n`);
+      const judged = judgesForScore(opts, read.items); // LLM judges when --endpoint is given (SPEC §14, src/cli/judge.ts)
+      const r = await scoreAnswers(format as 'azure' | 'ragas', input, read, { metrics, tokenization: tok, seed, resamples, judges: judged?.judges });
+      const ledger = judged?.ledger();
+      process.stdout.write(opts.json ? `${JSON.stringify(ledger ? { ...r, ledger } : r, null, 2)}\n` : `${answersText(r)}${ledger ? `\n${ledgerLine(ledger)}` : ''}\n`);
       setExit(0);
     });
+  // LLM judges for azure/ragas (SPEC §14): --endpoint, --judge-model, --judge-metrics… (src/cli/judge.ts).
+  addJudgeOptions(program.commands.find((c) => c.name() === 'score')!, false);
 }

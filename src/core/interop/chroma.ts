@@ -88,7 +88,7 @@ export function importChroma(csvFile: string, opts: ImportOptions): ImportResult
       if (typeof ref?.content !== 'string' || !Number.isInteger(ref.start_index) || !Number.isInteger(ref.end_index)) { bad = `references[${k}] lacks content/start_index/end_index`; break; }
       const s = corpus.toU16(ref.start_index);
       const e = corpus.toU16(ref.end_index);
-      let span: { start: number; end: number } | null = null;
+      let span: { start: number; end: number };
       if (s !== undefined && e !== undefined && corpus.text.slice(s, e) === ref.content) span = { start: s, end: e };
       else {
         const a = alignExcerpt(corpus.text, ref.content);

@@ -105,5 +105,6 @@ export { cuadHitIndex, cuadRetrievalMetrics, type CuadHitOptions, type CuadRetri
 export { stringSimJudge, type StringSimOptions, type StringSimVerdict, passFailGrid, type PassFailGrid } from './string-judge';
 export { runImport, writeImport } from './write';
 export * from './weknora-compat';
-export { scoreAnswers, readAzureJsonl, readRagasAnswers, type AnswerItem, type AnswerScoreReport, type ScoreOptions } from './answers';
+export { scoreAnswers, readAzureJsonl, readRagasAnswers, DEFAULT_ANSWER_METRICS, type AnswerItem, type AnswerJudge, type AnswerScoreReport, type ScoreOptions } from './answers';
 export { readMemoryEval, scoreMemoryEval, type MemoryItem, type MemoryEvalReport, type MemoryEvalOptions } from './memory';
+export { weknoraParityTable, weknoraParityMarkdown, WEKNORA_PARITY_CASES, type WeknoraParityCase, type WeknoraParityRow } from './weknora-parity';

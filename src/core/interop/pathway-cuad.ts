@@ -111,7 +111,7 @@ export function importPathwayCuad(tsvFile: string, opts: ImportOptions): ImportR
       report.rowsRead++;
       const id = `cuad-${String(row.line - 1).padStart(2, '0')}-${slug(cat, 40).toLowerCase()}`;
       const where = `line ${row.line}, column "${cat}"`;
-      const reject = (reason: string): void => void report.rejected.push({ row: row.line, id, reason: `${cat}: ${reason}` });
+      const reject = (reason: string): void => void report.rejected.push({ row: row.line, id, reason });
       const cell = row.clauses[cat].trim();
       const answer = cuadAnswerLabel(row.answers[cat]);
       answers.push({ id, file: row.file, category: cat, answer, excerpts: 0 });
