@@ -23,6 +23,9 @@ import { dotRow } from './dot';
 /** The structural part of DenseIndex this path needs (avoids an import cycle). */
 interface DenseMatrix { readonly matrix: Float32Array; readonly dim: number; readonly size: number; search(query: Float32Array, n: number): Hit[] }
 
+/** Counters of this path (tests and benchmarks): queries answered, and those that fell back to the JS scan. */
+export const denseOrtStats = { queries: 0, fallbacks: 0 };
+
 /** Extra candidates the graph returns beyond n, so the reference re-scoring has room. */
 const MARGIN = 16;
 
@@ -133,7 +136,9 @@ export async function ortSearchBatch(index: DenseMatrix, queries: Float32Array, 
       const qNorm = Math.sqrt(dotRow(queries, i * dim, queries, i * dim, dim));
       const err = 2 * dim * 2 ** -24 * qNorm * rowNorm;
       const cut = values[i * kk + kk - 1];
+      denseOrtStats.queries++;
       if (!(hits[hits.length - 1].score > cut + err)) {
+        denseOrtStats.fallbacks++;
         results.push(index.search(queries.subarray(i * dim, (i + 1) * dim), n));
         continue;
       }

@@ -18,7 +18,7 @@ export { TopN } from './topk';
 export { Bm25Index, bm25Tokens, bm25TokensUnsplit, BM25_PARAMS } from './bm25';
 export { dotRow } from './dot';
 export { DenseIndex, ORT_MIN_WORK } from './dense';
-export { buildDenseTopKModel, disposeDenseOrt } from './dense-ort';
+export { buildDenseTopKModel, disposeDenseOrt, denseOrtStats } from './dense-ort';
 export { reciprocalRankFusion } from './rrf';
 export { rerankPool, rerankCacheKey, type RerankCache, type RerankScorer } from './rerank';
 export { retrievePools, DEFAULT_POOL, RRF_K, type QueryEmbedder, type RetrievalIndexes } from './retrieve';

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { DenseIndex, dotRow, TopN, disposeDenseOrt, type Hit } from '../../../src/core/retrieval/index';
+import { DenseIndex, dotRow, TopN, disposeDenseOrt, denseOrtStats, type Hit } from '../../../src/core/retrieval/index';
 import { mulberry32, randomUnitRows } from './helpers';
 
 /** Brute force: score every row with the reference dot product, FULL sort (score desc, index asc), cut. */
@@ -85,6 +85,7 @@ test('DenseIndex edge cases: n = 0, empty index, bad shapes', () => {
 
 test('the onnxruntime Gemm→TopK path returns exactly the JS results (many seeds, ties included)', async () => {
   try {
+    const before = { ...denseOrtStats };
     for (let seed = 1; seed <= 16; seed++) {
       const rnd = mulberry32(seed * 31);
       const dim = [8, 100, 33, 384][seed % 4];
@@ -101,13 +102,31 @@ test('the onnxruntime Gemm→TopK path returns exactly the JS results (many seed
         assert.deepEqual(ort, js, `seed ${seed} n ${n}`);
       }
     }
+    // on continuous random data the graph's candidates suffice (no fallback to the JS scan), so the
+    // equality above really tests the Gemm → TopK path
+    assert.ok(denseOrtStats.queries - before.queries > 50);
+    assert.equal(denseOrtStats.fallbacks, before.fallbacks);
+    // views into larger buffers (byteOffset ≠ 0) for both the matrix and the queries
+    {
+      const rnd2 = mulberry32(99);
+      const dim = 16;
+      const big = new Float32Array(7 * dim + 800 * dim);
+      big.set(randomUnitRows(rnd2, 800, dim), 7 * dim);
+      const view = new DenseIndex(big.subarray(7 * dim), dim);
+      const qs = randomUnitRows(rnd2, 4, dim).subarray(dim, 3 * dim);
+      const f0 = denseOrtStats.fallbacks;
+      assert.deepEqual(await view.searchBatchAsync(qs, 5, { path: 'ort' }), view.searchBatch(qs, 5));
+      assert.equal(denseOrtStats.fallbacks, f0);
+    }
     // quantised data: many exact ties straddle the TopK cut; the fallback keeps results identical
     const rnd = mulberry32(5);
     const dim = 4, rows = 400;
     const m = new Float32Array(rows * dim).map(() => (Math.floor(rnd() * 3) - 1) / 2);
     const qs = new Float32Array(3 * dim).map(() => (Math.floor(rnd() * 3) - 1) / 2);
     const idx = new DenseIndex(m, dim);
+    const f1 = denseOrtStats.fallbacks;
     assert.deepEqual(await idx.searchBatchAsync(qs, 10, { path: 'ort', threads: 1 }), idx.searchBatch(qs, 10));
+    assert.ok(denseOrtStats.fallbacks > f1, 'ties at the cut take the fallback');
     assert.deepEqual(await idx.searchBatchAsync(qs, 0, { path: 'ort' }), [[], [], []]);
   } finally {
     await disposeDenseOrt();
