@@ -32,8 +32,10 @@ th:nth-child(2),td:nth-child(2){text-align:left}td.l,th.l{text-align:left}
 .ci{position:relative;width:220px;height:14px;background:linear-gradient(90deg,var(--line) 1px,transparent 1px) 0 0/25% 100%}
 .ci .r{position:absolute;top:5px;height:4px;background:var(--bar);opacity:.45}.ci .m{position:absolute;top:1px;width:3px;height:12px;background:var(--bar)}
 .stack{display:flex;width:260px;height:14px;background:var(--line)}.stack span{display:block;height:100%}
-.c1{background:#d73a49}.c2{background:#f66a0a}.c3{background:#6f42c1}.c4{background:#e36209}.c5{background:#2188ff}
+.c1{background:#d73a49}.c2{background:#f66a0a}.c3{background:#6f42c1}.c4{background:#b08800}.c5{background:#2188ff}
 .legend span{display:inline-block;width:10px;height:10px;margin:0 4px 0 12px}
+table.mx{width:auto}table.mx td,table.mx th{padding:0;width:14px;height:14px;border:1px solid var(--bg)}table.mx th.q,table.mx td.q{width:auto;padding:0 6px;text-align:left}
+table.mx td.hit{background:#2ea04366}table.mx td.fail{background:repeating-linear-gradient(45deg,var(--line),var(--line) 3px,transparent 3px,transparent 6px)}
 .rec{font-weight:600}.mut{color:var(--mut)}pre{white-space:pre-wrap;background:rgba(127,127,127,.08);padding:.6em;border-radius:4px}
 mark{background:var(--mark);color:inherit}del{background:var(--cut);text-decoration:line-through}
 `;
@@ -76,6 +78,23 @@ export function renderHtml(data: RunData): string {
     o.push(`<tr><td>${total}</td><td>${esc(c.id)}</td><td class="l"><div class="stack">${stack}</div></td>${CAUSES.map((x) => `<td>${c.causes[x] ?? 0}</td>`).join('')}</tr>`);
   }
   o.push('</tbody></table><ul>' + CAUSES.map((c) => `<li><b>${esc(c)}</b>: ${esc(CAUSE_ADVICE[c])}</li>`).join('') + '</ul>');
+  // Question × config matrix: a cell per item, green when hit@k, else coloured by its cause.
+  const cols = m.rows.map((r) => r.config.id);
+  const cell = new Map(data.questions.map((q) => [`${q.question}\u0000${q.config}`, q]));
+  const qids = data.evidence?.questions.map((q) => q.id) ?? [...new Set(data.questions.map((q) => q.question))];
+  if (qids.length && cols.length) {
+    o.push(`<h2>Question × config</h2><p class="legend"><span style="background:#2ea04366"></span>hit@${results?.k ?? 5}${CAUSES.map((c) => `<span class="${CAUSE_CLASS[c]}"></span>${esc(c)}`).join('')}<span class="fail" style="background:var(--line)"></span>failed item</p>`);
+    o.push(`<table class="mx"><thead><tr><th class="q">question</th>${cols.map((c, i) => `<th title="${esc(c)}">${i + 1}</th>`).join('')}</tr></thead><tbody>`);
+    for (const q of qids) {
+      o.push(`<tr><td class="q">${esc(q)}</td>${cols.map((c) => {
+        const rec = cell.get(`${q}\u0000${c}`);
+        if (!rec) return '<td></td>';
+        if (rec.status === 'failed') return `<td class="fail" title="${esc(c)}: failed"></td>`;
+        return rec.cause ? `<td class="${CAUSE_CLASS[rec.cause]}" title="${esc(c)}: ${esc(rec.cause)}"></td>` : `<td class="hit" title="${esc(c)}: hit"></td>`;
+      }).join('')}</tr>`);
+    }
+    o.push('</tbody></table><p class="mut">Columns are numbered in ranking order (hover for the config id).</p>');
+  }
   o.push(`<h2>τ sweep (hit@k)</h2><table><thead><tr><th></th><th>config</th>${TAU_SWEEP.map((t) => `<th>τ=${t}</th>`).join('')}</tr></thead><tbody>`);
   for (const r of m.rows) o.push(`<tr><td></td><td>${esc(r.config.id)}</td>${TAU_SWEEP.map((t) => `<td>${f3(r.config.tauSweep?.[String(t)]?.mean)}</td>`).join('')}</tr>`);
   o.push('</tbody></table>');
@@ -90,7 +109,9 @@ export function renderHtml(data: RunData): string {
       }
       const p = cutPieces(x);
       if (p) {
-        const chunkPart = x.chunkText !== null ? `${esc(p.chunkPrefix)}<mark>${esc(p.inside)}</mark>${esc(p.chunkSuffix)}` : `<mark>${esc(p.inside)}</mark>`;
+        const pre = p.chunkPrefix.length > 300 ? `…${p.chunkPrefix.slice(-300)}` : p.chunkPrefix;
+        const post = p.chunkSuffix.length > 300 ? `${p.chunkSuffix.slice(0, 300)}…` : p.chunkSuffix;
+        const chunkPart = x.chunkText !== null ? `${esc(pre)}<mark>${esc(p.inside)}</mark>${esc(post)}` : `<mark>${esc(p.inside)}</mark>`;
         o.push(`<pre>${p.before ? `<del>${esc(p.before)}</del>│` : ''}${chunkPart}${p.after ? `│<del>${esc(p.after)}</del>` : ''}</pre>`);
       } else if (x.evidenceText) o.push(`<pre>${esc(x.evidenceText)}</pre>`);
     }
