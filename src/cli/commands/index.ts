@@ -10,6 +10,7 @@ import * as report from './report';
 import * as importCmd from './import';
 import * as score from './score';
 import * as bias from './bias';
+import * as generate from './generate';
 
 export type SetExit = (code: number) => void;
 
@@ -22,6 +23,7 @@ const modules: Array<{ register(program: Command, setExit: SetExit): void }> = [
   importCmd,
   score,
   bias,
+  generate,
   // Commands are added here as they land: validate, chunks, query, run, report, import, score.
 ];
 

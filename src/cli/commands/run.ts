@@ -18,8 +18,9 @@ import { buildReportModel, rankingTable } from '../../core/report';
 import { DEFAULT_SETTINGS, type RunSettings } from '../../shared/settings';
 import type { GridRunResult } from '../../shared/protocol';
 import type { SetExit } from './index';
+import { addJudgeOptions, generationText, runGenerateStep, validateGenerateOptions, type JudgeCliOptions } from '../judge';
 
-interface RunOptions {
+interface RunOptions extends JudgeCliOptions {
   workspace: string;
   groundtruth?: string;
   config?: string;
@@ -130,6 +131,7 @@ export function register(program: Command, setExit: SetExit): void {
     .action(async (o: RunOptions) => {
       const gates = o.failUnder.map(parseGate);
       const settings = settingsFromOptions(o);
+      validateGenerateOptions(settings, o); // --generate (SPEC §14): fail before the grid runs
       const workspace = path.resolve(o.workspace);
       const groundTruthFile = path.resolve(o.groundtruth ?? path.join(workspace, settings.groundTruthPath));
       const client = new GridClient({ onLog: (level, msg) => { if (!o.json) process.stderr.write(`${level}: ${msg}\n`); } });
@@ -160,6 +162,15 @@ export function register(program: Command, setExit: SetExit): void {
         await client.dispose();
       }
       bar.end();
+      // Generation and judges (SPEC §14, src/cli/judge.ts), only with --generate.
+      let answersLines: string[] = [];
+      let generationCancelled = false;
+      if (o.generate && result.runDir) {
+        const gen = await runGenerateStep(result.runDir, { ...o, judgeCacheDir: o.judgeCacheDir ?? (o.cacheDir ? path.join(path.resolve(o.cacheDir), 'judge') : undefined) }, !!o.json);
+        result = { ...result, results: { ...result.results, answers: gen.summary } as typeof result.results };
+        answersLines = ['', ...generationText(gen)];
+        generationCancelled = gen.status === 'cancelled';
+      }
       const acc = result.results.acceptance;
       if (o.json) {
         process.stdout.write(`${stableStringify({ ...result.results, runDir: result.runDir }, 2)}\n`);
@@ -171,6 +182,7 @@ export function register(program: Command, setExit: SetExit): void {
           out.push('', rankingTable(buildReportModel(readRun(result.runDir))));
           const rec = result.ranking.find((r) => r.recommended);
           if (rec) out.push('', `Recommended: ${rec.id} — ${rec.explanation}`);
+          out.push(...answersLines);
           out.push('', `Run written to ${result.runDir}${result.location?.kind === 'user-cache' ? ` (${result.location.reason}; user cache directory)` : ''}.`);
           out.push(`Report: spanproof report ${JSON.stringify(result.runDir)} --format html --out report.html`);
         }
@@ -187,6 +199,10 @@ export function register(program: Command, setExit: SetExit): void {
           process.stderr.write(`gate failed: ${g.metric} = ${Number.isFinite(v) ? v.toFixed(4) : 'n/a'}${g.metric === 'acceptance' ? '' : ` (${rec?.id ?? 'no config'})`} < ${g.value}\n`);
         }
       }
-      setExit(failed ? 1 : 0);
+      setExit(failed || generationCancelled ? 1 : 0);
     });
+  // --generate and the judge flags (SPEC §14), defined with `spanproof generate` in src/cli/judge.ts.
+  const runCmd = program.commands.find((c) => c.name() === 'run')!;
+  runCmd.option('--generate', 'after the grid, generate answers for chosen configs and judge them (needs --endpoint, --generator-model, --judge-model)');
+  addJudgeOptions(runCmd, true);
 }

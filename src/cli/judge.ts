@@ -1,0 +1,203 @@
+/**
+ * CLI glue of the generation loop and judges (SPEC §14): the shared flags of `spanproof run
+ * --generate`, `spanproof generate <run dir>` and `spanproof score azure|ragas --endpoint …`. The API
+ * key comes only from the environment variable SPANPROOF_API_KEY (never from a settings file). SIGINT
+ * cancels the loop; what finished is kept (answers.jsonl, ledger.json consistent, status cancelled).
+ */
+import { readFileSync } from 'node:fs';
+import type { Command } from 'commander';
+import { z } from 'zod';
+import { SpanproofError } from '../core/errors';
+import { ChatClient, RequestFailure, JUDGE_METRICS, ReplyCache, checkModels, judgeAnswer, runGenerationStage, type AnswerAggregate, type GenerationStageResult, type JudgeMetric, type JudgeScore, type LedgerFile, type PriceTable } from '../core/judge';
+import { resolveCacheDir } from '../core/runs';
+import type { RunSettings } from '../shared/settings';
+import type { AnswerItem, AnswerJudge } from '../core/interop/answers';
+import { join } from 'node:path';
+
+export interface JudgeCliOptions {
+  generate?: boolean;
+  endpoint?: string;
+  generatorModel?: string;
+  judgeModel?: string;
+  generateConfigs?: string;
+  judgeRepeats?: string;
+  judgeMetrics?: string;
+  judgePrices?: string;
+  judgeCacheDir?: string;
+  judgeCache?: boolean;
+  judgeConcurrency?: string;
+  allowSameModel?: boolean;
+}
+
+const list = (s: string | undefined) => (s ?? '').split(',').map((x) => x.trim()).filter(Boolean);
+
+/** Adds the endpoint/judge flags shared by run, generate and score. */
+export function addJudgeOptions(cmd: Command, withGenerator: boolean): Command {
+  cmd
+    .option('--endpoint <url>', 'OpenAI-compatible base URL, e.g. http://localhost:11434/v1 (Ollama); key from SPANPROOF_API_KEY')
+    .option('--judge-model <name>', 'model that judges the answers (must differ from the generator unless --allow-same-model)')
+    .option('--judge-metrics <list>', `judge metrics (default all: ${JUDGE_METRICS.join(',')})`)
+    .option('--judge-concurrency <n>', 'requests in flight at most (default settings judge.concurrency, 4)')
+    .option('--judge-prices <file>', 'JSON price table {"model": {"input": per1M, "output": per1M}} for the ledger cost')
+    .option('--judge-cache-dir <dir>', 'reply cache folder (default <workspace>/.spanproof/cache/judge)')
+    .option('--no-judge-cache', 'do not read or write the reply cache');
+  if (withGenerator) {
+    cmd
+      .option('--generator-model <name>', 'model that answers the questions')
+      .option('--generate-configs <ids>', 'configs to answer with (default: recommended, next two, worst)')
+      .option('--judge-repeats <n>', 'ask each judge n times (cache bypassed) and report spread and agreement')
+      .option('--allow-same-model', 'let the generator judge its own answers (flagged in every report)');
+  }
+  return cmd;
+}
+
+function intOption(v: string | undefined, flag: string, min: number): number | undefined {
+  if (v === undefined) return undefined;
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < min) throw new SpanproofError('bad-input', `${flag} must be a whole number ≥ ${min}, got "${v}".`, { field: flag, fix: `e.g. ${flag} ${Math.max(min, 2)}` });
+  return n;
+}
+
+const priceSchema = z.record(z.string(), z.object({ input: z.number().nonnegative(), output: z.number().nonnegative() }));
+
+export function readPrices(file: string | undefined): PriceTable | undefined {
+  if (!file) return undefined;
+  let raw: unknown;
+  try {
+    raw = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (e) {
+    throw new SpanproofError('bad-input', `cannot read the price table: ${(e as Error).message}`, { file, field: '--judge-prices', fix: 'pass a JSON file like {"gpt-4o-mini": {"input": 0.15, "output": 0.6}} (per 1M tokens).' });
+  }
+  const p = priceSchema.safeParse(raw);
+  if (!p.success) throw new SpanproofError('bad-input', `price table: ${p.error.issues[0].path.join('.')}: ${p.error.issues[0].message}`, { file, field: '--judge-prices', fix: 'each model needs numeric "input" and "output" prices per 1M tokens.' });
+  return p.data;
+}
+
+export function judgeMetricsOption(v: string | undefined): JudgeMetric[] | undefined {
+  const m = list(v);
+  if (!m.length) return undefined;
+  for (const x of m) if (!(JUDGE_METRICS as readonly string[]).includes(x)) throw new SpanproofError('bad-input', `unknown judge metric "${x}".`, { field: '--judge-metrics', fix: `use some of ${JUDGE_METRICS.join(', ')}.` });
+  return m as JudgeMetric[];
+}
+
+/** Judge settings from the run settings overridden by the flags. */
+export function judgeSettings(base: RunSettings['judge'], o: JudgeCliOptions): RunSettings['judge'] {
+  return {
+    ...base,
+    ...(o.endpoint ? { endpoint: o.endpoint } : {}),
+    ...(o.generatorModel ? { generatorModel: o.generatorModel } : {}),
+    ...(o.judgeModel ? { judgeModel: o.judgeModel } : {}),
+    ...(o.allowSameModel ? { allowSameModel: true } : {}),
+    ...(o.judgeConcurrency !== undefined ? { concurrency: intOption(o.judgeConcurrency, '--judge-concurrency', 1)! } : {}),
+  };
+}
+
+const fmt = (x: number | null | undefined, d = 2) => (x === null || x === undefined ? '—' : x.toFixed(d));
+
+export function ledgerLine(l: LedgerFile): string {
+  return `Ledger: ${l.requests} request(s) sent, ${l.cachedResponses} from the cache, ${l.promptTokens} prompt + ${l.completionTokens} completion tokens${l.cost !== undefined ? `, cost ${l.cost.toFixed(4)}` : ''}; ${Object.entries(l.byModel).map(([m, c]) => `${m}: ${c.requests} req, ${c.cachedResponses} cached, mean ${c.requests ? Math.round(c.latencyMs / c.requests) : 0} ms`).join('; ')}.`;
+}
+
+/** Human-readable summary of a generation stage. */
+export function generationText(r: GenerationStageResult): string[] {
+  const s = r.summary;
+  const out = [`Answers: generator ${s.generatorModel}, judge ${s.judgeModel}${s.sameModel ? ' — WARNING: the same model generated and judged (judges favour their own output)' : ''}; ${r.records.length} answer(s)${r.status === 'cancelled' ? ' (cancelled: the answers finished so far were kept)' : ''}.`];
+  const metrics = Object.keys(s.configs[0]?.metrics ?? {}) as JudgeMetric[];
+  for (const c of s.configs) {
+    out.push(`  ${c.id}`);
+    for (const m of metrics) {
+      const a: AnswerAggregate = c.metrics[m];
+      out.push(`    ${m.padEnd(18)} ${fmt(a.mean)} [${fmt(a.lo)}, ${fmt(a.hi)}]  measured ${a.measured}/${a.total}${a.flaky !== undefined ? `  repeats: spread ${fmt(a.spread)}, agreement ${fmt(a.agreement)}, ${a.flaky} flaky` : ''}`);
+    }
+    out.push(`    r(coverage@5, ${s.correlation.y}) = ${fmt(c.correlation.r)} [${fmt(c.correlation.lo)}, ${fmt(c.correlation.hi)}], n = ${c.correlation.n}`);
+  }
+  out.push(`  pooled r(coverage@5, ${s.correlation.y}) = ${fmt(s.correlation.pooled.r)} [${fmt(s.correlation.pooled.lo)}, ${fmt(s.correlation.pooled.hi)}], n = ${s.correlation.pooled.n}`);
+  out.push(ledgerLine(r.ledger));
+  return out;
+}
+
+/**
+ * Runs the generation stage on `runDir` with the flags; SIGINT cancels. Progress goes to stderr unless
+ * `json`. Returns the stage result (status `cancelled` when interrupted).
+ */
+export async function runGenerateStep(runDir: string, o: JudgeCliOptions, json: boolean): Promise<GenerationStageResult> {
+  const ac = new AbortController();
+  const onSigint = () => {
+    if (!json) process.stderr.write('\ncancelling generation…\n');
+    ac.abort();
+  };
+  process.on('SIGINT', onSigint);
+  let last = 0;
+  try {
+    const runSettings = (JSON.parse(readFileSync(join(runDir, 'run.json'), 'utf8')) as { settings: RunSettings }).settings;
+    return await runGenerationStage(runDir, {
+      judge: judgeSettings(runSettings.judge, o),
+      apiKey: process.env.SPANPROOF_API_KEY,
+      configs: list(o.generateConfigs),
+      repeats: intOption(o.judgeRepeats, '--judge-repeats', 1),
+      metrics: judgeMetricsOption(o.judgeMetrics),
+      prices: readPrices(o.judgePrices),
+      cacheDir: o.judgeCacheDir,
+      noCache: o.judgeCache === false,
+      signal: ac.signal,
+      onProgress: (done, total, stage) => {
+        if (json || (Date.now() - last < 1000 && done !== total)) return;
+        last = Date.now();
+        process.stderr.write(`progress ${done}/${total} ${stage}\n`);
+      },
+    });
+  } finally {
+    process.off('SIGINT', onSigint);
+  }
+}
+
+/**
+ * Judges for `spanproof score azure|ragas` (answer-level datasets: the answers exist, no generator):
+ * every item is judged up front, concurrently within the client's limits; each returned AnswerJudge
+ * (one per metric, named `judge:<metric>`) reads its item's result. Returns undefined when no endpoint
+ * was given. `ledger()` gives the ledger after scoring.
+ */
+export function judgesForScore(o: JudgeCliOptions, items: readonly AnswerItem[], workspace = '.'): { judges: AnswerJudge[]; ledger(): LedgerFile } | undefined {
+  if (!o.endpoint) return undefined;
+  if (!o.judgeModel) throw new SpanproofError('bad-input', '--endpoint needs --judge-model.', { field: '--judge-model', fix: 'name the model that judges, e.g. --judge-model llama3.1:8b.' });
+  const metrics = judgeMetricsOption(o.judgeMetrics) ?? [...JUDGE_METRICS];
+  const client = new ChatClient({
+    endpoint: o.endpoint,
+    apiKey: process.env.SPANPROOF_API_KEY,
+    concurrency: intOption(o.judgeConcurrency, '--judge-concurrency', 1) ?? 4,
+    prices: readPrices(o.judgePrices),
+    cache: o.judgeCache === false ? undefined : new ReplyCache(o.judgeCacheDir ?? join(resolveCacheDir(workspace), 'judge')),
+  });
+  const results = new Map<AnswerItem, Promise<Partial<Record<JudgeMetric, JudgeScore>>>>();
+  for (const it of items) {
+    results.set(
+      it,
+      judgeAnswer({ question: it.question, answer: it.response, contexts: it.contexts.map((text, i) => ({ source: `context ${i + 1}`, text })), reference: it.references[0] }, { client, judgeModel: o.judgeModel }, metrics),
+    );
+  }
+  // A fatal error surfaces on the first await; avoid unhandled rejections for the others.
+  for (const p of results.values()) p.catch(() => {});
+  const judges: AnswerJudge[] = metrics.map((m) => ({
+    name: `judge:${m}`,
+    async judge(it: AnswerItem) {
+      let all: Partial<Record<JudgeMetric, JudgeScore>>;
+      try {
+        all = await results.get(it)!;
+      } catch (e) {
+        if (e instanceof RequestFailure) throw new SpanproofError('bad-input', e.message, { field: '--endpoint', fix: 'check the endpoint URL, the model name and SPANPROOF_API_KEY.' });
+        throw e;
+      }
+      const r = all[m]!;
+      return 'unmeasured' in r ? r : { score: r.score, reason: r.reason };
+    },
+  }));
+  return { judges, ledger: () => client.ledger.snapshot({ status: 'succeeded', items: { done: items.length, total: items.length }, sameModel: false }) };
+}
+
+/** Fails fast (before the grid runs) when `--generate` lacks an endpoint or models, or uses one model for both without --allow-same-model. */
+export function validateGenerateOptions(settings: RunSettings, o: JudgeCliOptions): void {
+  if (!o.generate) return;
+  const j = judgeSettings(settings.judge, o);
+  if (!j.endpoint) throw new SpanproofError('bad-input', '--generate needs an endpoint.', { field: '--endpoint', fix: 'pass --endpoint URL, e.g. http://localhost:11434/v1 for Ollama.' });
+  checkModels(j.generatorModel, j.judgeModel, j.allowSameModel);
+}
