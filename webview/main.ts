@@ -637,6 +637,9 @@ function cutView(m: MissDetail): Node {
         pre.append(h(inEv ? 'mark' : 'span', { class: inChunk ? 'in-chunk' : 'out-chunk' }, seg));
       }
       if (bounds.has(pts[pts.length - 1])) pre.append(h('span', { class: 'scissors' }, '✂'));
+      // Scroll the box (not the page) so the evidence is in view.
+      const mark = pre.querySelector('mark') as HTMLElement | null;
+      if (mark) pre.scrollTop = Math.max(0, mark.offsetTop - 40); // pre is position: relative
     })
     .catch(() => undefined);
   return box;

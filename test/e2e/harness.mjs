@@ -1,7 +1,7 @@
 // Real-VS-Code e2e harness (TESTING.md §2): code-server 4.100.3 on 127.0.0.1 with the extension loaded
 // unpacked (symlinked into the extensions dir) or from a VSIX, driven by playwright-core + Debian chromium.
 import { spawn, execFileSync } from 'node:child_process';
-import { mkdtempSync, mkdirSync, writeFileSync, symlinkSync, cpSync, existsSync, readFileSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, writeFileSync, symlinkSync, cpSync, existsSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createServer } from 'node:net';
@@ -13,6 +13,18 @@ export const codeServerBin = join(cacheDir, 'code-server-4.100.3', 'node_modules
 export const outDir = process.env.SPANPROOF_E2E_OUT ?? join(repo, 'test', 'e2e', 'out');
 
 export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/** Temporary folders made by this run (removed by `cleanup()` unless SPANPROOF_E2E_KEEP is set). */
+const temps = [];
+export function tempDir(prefix) {
+  const d = mkdtempSync(join(tmpdir(), prefix));
+  temps.push(d);
+  return d;
+}
+export function cleanup() {
+  if (process.env.SPANPROOF_E2E_KEEP) return;
+  for (const d of temps.splice(0)) rmSync(d, { recursive: true, force: true });
+}
 
 function freePort() {
   return new Promise((res, rej) => {
@@ -27,7 +39,7 @@ function freePort() {
 
 /** Fresh copy of the sample workspace (never modify the fixture). */
 export function copyWorkspace(name) {
-  const dir = mkdtempSync(join(tmpdir(), `spanproof-e2e-${name}-`));
+  const dir = tempDir(`spanproof-e2e-${name}-`);
   cpSync(join(repo, 'test', 'fixtures', 'e2e', 'workspace'), dir, { recursive: true });
   return dir;
 }
@@ -37,7 +49,7 @@ export function copyWorkspace(name) {
  * Returns {url, port, pid, stop(), userDataDir}.
  */
 export async function startCodeServer({ vsix, env = {} } = {}) {
-  const base = mkdtempSync(join(tmpdir(), 'spanproof-cs-'));
+  const base = tempDir('spanproof-cs-');
   const ud = join(base, 'ud');
   const ext = join(base, 'ext');
   mkdirSync(join(ud, 'User'), { recursive: true });
@@ -102,7 +114,7 @@ export async function startCodeServer({ vsix, env = {} } = {}) {
 }
 
 export async function launchBrowser() {
-  const profile = mkdtempSync(join(tmpdir(), 'spanproof-chromium-'));
+  const profile = tempDir('spanproof-chromium-');
   return chromium.launchPersistentContext(profile, {
     executablePath: process.env.SPANPROOF_CHROMIUM ?? '/usr/bin/chromium',
     headless: true,
@@ -123,12 +135,19 @@ export async function openWorkbench(page, server, folder, payload) {
 /** Runs a command from the palette by its title (retrying: the palette list is a snapshot). */
 export async function runCommand(page, title, { timeout = 30000 } = {}) {
   const t0 = Date.now();
+  const input = page.locator('.quick-input-widget input');
   for (;;) {
     // Escape only closes an open quick input: in the editor it would clear the selection.
     if (await page.locator('.quick-input-widget').isVisible().catch(() => false)) await page.keyboard.press('Escape');
     await page.keyboard.press('F1');
-    const input = page.locator('.quick-input-widget input');
-    await input.waitFor({ state: 'visible', timeout: 5000 });
+    try {
+      await input.waitFor({ state: 'visible', timeout: 3000 });
+    } catch {
+      // Focus was inside a webview, which does not always forward F1: focus the workbench and retry.
+      if (Date.now() - t0 > timeout) throw new Error(`the command palette did not open for: ${title}`);
+      await page.locator('.part.titlebar, .part.statusbar').first().click({ position: { x: 5, y: 5 } }).catch(() => undefined);
+      continue;
+    }
     await input.fill(`>${title}`);
     const row = page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first();
     try {

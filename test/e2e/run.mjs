@@ -4,8 +4,7 @@
 // Env: SPANPROOF_E2E_OUT (screenshots), SPANPROOF_E2E_ONLY=1,4 (subset), SPANPROOF_E2E_VSIX (install that VSIX
 // instead of loading the repo unpacked), SPANPROOF_E2E_SKIP_BUILD=1.
 import { execFileSync } from 'node:child_process';
-import { readdirSync, writeFileSync, rmSync, mkdirSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, writeFileSync, rmSync, mkdirSync, cpSync } from 'node:fs';
 import * as esbuild from 'esbuild';
 import { createHash } from 'node:crypto';
 import { basename } from 'node:path';
@@ -18,7 +17,7 @@ if (!process.env.SPANPROOF_E2E_SKIP_BUILD) execFileSync('node', ['scripts/build.
 
 const only = process.env.SPANPROOF_E2E_ONLY?.split(',').map(Number);
 const results = [];
-const itDir = mkdtempSync(join(tmpdir(), 'spanproof-it-'));
+const itDir = H.tempDir('spanproof-it-');
 const itOut = join(itDir, 'results.json');
 const server = await H.startCodeServer({ vsix: process.env.SPANPROOF_E2E_VSIX, env: { SPANPROOF_IT_OUT: itOut } });
 const browser = await H.launchBrowser();
@@ -201,17 +200,21 @@ try {
   });
 
   await scenario(5, 'cancel-keeps-earlier-runs', async (page) => {
-    const before = runsOf(runWs).filter((r) => r.run.status === 'succeeded');
+    // A fresh copy with the earlier runs of scenario 2 but without the index cache, so the new run
+    // takes long enough to be cancelled mid-way.
+    const ws = H.copyWorkspace('cancel');
+    cpSync(join(runWs, '.spanproof', 'runs'), join(ws, '.spanproof', 'runs'), { recursive: true });
+    const before = runsOf(ws).filter((r) => r.run.status === 'succeeded');
     if (!before.length) throw new Error('needs the run of scenario 2');
     const hashes = before.map((r) => sha(join(r.dir, 'results.json')));
-    await H.openWorkbench(page, server, runWs);
+    await H.openWorkbench(page, server, ws);
     await sleep(1500);
     await H.runCommand(page, 'Spanproof: Run Evaluation');
     await H.waitFor(async () => (await page.locator('.statusbar-item', { hasText: /Spanproof (\d+%|: starting)/ }).count()) > 0, 'run started');
-    await sleep(1500);
+    await sleep(1000);
     await H.runCommand(page, 'Spanproof: Cancel Evaluation');
     await H.waitForNotification(page, /evaluation cancelled/, 30000);
-    const after = runsOf(runWs);
+    const after = runsOf(ws);
     const cancelled = after.filter((r) => r.run.status === 'cancelled');
     if (!cancelled.length) throw new Error(`no cancelled run on disk: ${after.map((r) => `${r.id}:${r.run.status}`).join(', ')}`);
     before.forEach((r, i) => {
@@ -248,9 +251,9 @@ try {
     }
   });
   await scenario(7, 'import-squad-dataset', async (page) => {
-    const ws = mkdtempSync(join(tmpdir(), 'spanproof-e2e-import-'));
+    const ws = H.tempDir('spanproof-e2e-import-');
     writeFileSync(join(ws, 'README.md'), '# empty corpus\n');
-    const input = join(ws, '..', `${basename(ws)}-squad2_tiny.json`);
+    const input = join(H.tempDir('spanproof-e2e-squad-'), 'squad2_tiny.json');
     writeFileSync(input, readFileSync(join(repo, 'test', 'fixtures', 'e2e', 'squad2_tiny.json')));
     await H.openWorkbench(page, server, ws);
     await H.runCommand(page, 'Spanproof: Import Dataset…');
@@ -275,6 +278,7 @@ try {
 } finally {
   await browser.close().catch(() => undefined);
   await server.stop();
+  H.cleanup();
 }
 
 const passed = results.filter((r) => r.ok).length;
