@@ -183,6 +183,10 @@ export async function runEngine(input: EngineInput): Promise<EngineOutput> {
   };
 
   for (const chunker of chunkers) {
+    // Between chunker stages the previous stage's garbage (Markdown trees, token arrays, index
+    // builders) is dead; collecting it here keeps peak memory near the live set when the host
+    // exposes `gc` (the worker does, see src/worker/main.ts).
+    if (stages.length > 0) (globalThis as { gc?: () => void }).gc?.();
     const mine = configs.filter((c) => c.chunker === chunker);
     const st: ChunkerStage = { chunker, chunks: [], chunkMs: 0, bm25Ms: 0, embedMs: 0, cachedDocs: 0 };
     const doneAtStart = done;
