@@ -12,7 +12,8 @@
  *    nothing written (target ≤ 100 ms);
  * 5. cold 30-config time at 25 %, 50 % and 100 % of the documents (every 4th / 2nd file).
  * Wall time is measured around runGrid (model loading included, tsx start-up excluded); peak RSS
- * is the child's maxRSS. The load average is printed: the machine is shared.
+ * is the child's maxRSS (run with --expose-gc, as the worker is). The load average is printed: the
+ * machine is shared.
  */
 import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, statSync } from 'node:fs';
@@ -45,7 +46,7 @@ async function child(a: ChildArgs): Promise<void> {
 }
 
 function runChild(a: ChildArgs): { ms: number; rssMB: number; configs: number; questions: number; top: string; stages: Record<string, number>; perChunker: Record<string, { chunkMs: number; bm25Ms: number; embedMs: number }> } {
-  const r = spawnSync(process.execPath, ['--import', 'tsx', __filename, '--child', JSON.stringify(a)], { encoding: 'utf8', cwd: REPO, maxBuffer: 1 << 24 });
+  const r = spawnSync(process.execPath, ['--expose-gc', '--import', 'tsx', __filename, '--child', JSON.stringify(a)], { encoding: 'utf8', cwd: REPO, maxBuffer: 1 << 24 });
   if (r.status !== 0) throw new Error(`child failed: ${r.stderr}`);
   return JSON.parse(r.stdout.trim().split('\n').pop()!);
 }

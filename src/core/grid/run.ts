@@ -256,6 +256,11 @@ export async function runGrid(params: GridRunParams, hooks: GridHooks = {}): Pro
       stages: stageMs,
       perChunker: Object.fromEntries(out.stages.map((s) => [s.chunker, { chunkMs: s.chunkMs, bm25Ms: s.bm25Ms, embedMs: s.embedMs, chunks: s.chunks.length, cacheHit: s.cachedDocs === corpus.documents.length }])),
       perConfig,
+      perItem: (() => {
+        const o: NonNullable<TimingsFile['perItem']> = {};
+        for (const it of out.items) if (it.status === 'ok') (o[it.question] ??= {})[it.config] = { retrieveMs: it.retrieveMs, rerankMs: it.rerankMs };
+        return o;
+      })(),
     };
     const ranking: RankingEntry[] = buildRanking(results, timings, settings, agg.primary, agg.resamples).entries;
 

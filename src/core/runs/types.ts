@@ -167,6 +167,8 @@ export interface TimingsFile {
   stages: Record<string, number>;
   perChunker: Record<string, { chunkMs: number; bm25Ms: number; embedMs: number; chunks: number; cacheHit: boolean }>;
   perConfig: Record<string, { retrieveMs: number; rerankMs: number; medianQueryMs: number }>;
+  /** Per question id, per config id: this item's retrieval and rerank time (ms). */
+  perItem?: Record<string, Record<string, { retrieveMs: number; rerankMs: number }>>;
 }
 
 /** A summary used to list runs (panel history, `spanproof report`). */
