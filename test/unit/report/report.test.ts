@@ -58,3 +58,14 @@ test('markdown, CSV and HTML render the ranking; HTML escapes text and fetches n
   // CI bar of the 0.5 [0.25, 0.75] row: left 25%, width 50%.
   assert.ok(html.includes('left:25.00%;width:50.00%'));
 });
+
+test('a cancelled run without results still renders (status and error shown, no ranking)', () => {
+  const d = fakeRun();
+  d.run.status = 'cancelled';
+  d.run.error = { code: 'cancelled', message: 'the run was cancelled.' };
+  d.results = null;
+  d.ranking = null;
+  assert.match(renderMarkdown(d), /status: \*\*cancelled\*\*[\s\S]*error: cancelled: the run was cancelled\./);
+  assert.match(renderHtml(d), /status <b>cancelled<\/b>/);
+  assert.equal(renderCsv(d).split('\r\n').length, 2);
+});
