@@ -3,6 +3,8 @@
  * succeeded run's per-question records (hover, tree status icons). Reads through core `listRuns` /
  * `readRun`; never throws into the UI (a damaged run is reported once and skipped).
  */
+import { accessSync, constants, existsSync } from 'node:fs';
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { listRuns, readRun, resolveRunsRoot, type QuestionRecord, type RunSummary } from '../core/runs';
 import type { RunData } from '../shared/protocol';
@@ -24,8 +26,20 @@ export class RunsModel implements vscode.Disposable {
 
   constructor(readonly workspace: string) {}
 
+  /**
+   * Where this workspace's runs are. Listing must not create folders in a workspace that never ran
+   * (core `resolveRunsRoot` probes by creating `.spanproof/runs`), so it is only asked when the default
+   * folder does not exist and the workspace root is not writable (runs then live in the user cache).
+   */
   get runsRoot(): string {
-    return resolveRunsRoot(this.workspace).root;
+    const def = path.join(this.workspace, '.spanproof', 'runs');
+    if (existsSync(def)) return def;
+    try {
+      accessSync(this.workspace, constants.W_OK);
+      return def; // writable: runs will go here; nothing to list yet
+    } catch {
+      return resolveRunsRoot(this.workspace).root;
+    }
   }
 
   refresh(): void {

@@ -46,9 +46,10 @@ export function copyWorkspace(name) {
 
 /**
  * Starts code-server with the extension. `vsix`: install that file instead of symlinking the repo.
+ * `workspaceTrust`: keep Workspace Trust on (default off, as TESTING.md §2 starts it).
  * Returns {url, port, pid, stop(), userDataDir}.
  */
-export async function startCodeServer({ vsix, env = {} } = {}) {
+export async function startCodeServer({ vsix, env = {}, workspaceTrust = false } = {}) {
   const base = tempDir('spanproof-cs-');
   const ud = join(base, 'ud');
   const ext = join(base, 'ext');
@@ -66,7 +67,7 @@ export async function startCodeServer({ vsix, env = {} } = {}) {
       'update.mode': 'none',
       'editor.minimap.enabled': false,
       'workbench.colorTheme': 'Default Dark Modern',
-      'security.workspace.trust.enabled': false,
+      'security.workspace.trust.enabled': workspaceTrust,
       'chat.commandCenter.enabled': false,
       'window.commandCenter': false,
     }),
@@ -82,7 +83,7 @@ export async function startCodeServer({ vsix, env = {} } = {}) {
   const port = await freePort();
   const args = [
     '--config', join(base, 'cs.yaml'), '--auth', 'none', '--bind-addr', `127.0.0.1:${port}`,
-    '--disable-telemetry', '--disable-update-check', '--disable-workspace-trust', '--disable-getting-started-override',
+    '--disable-telemetry', '--disable-update-check', ...(workspaceTrust ? [] : ['--disable-workspace-trust']), '--disable-getting-started-override',
     '--user-data-dir', ud, '--extensions-dir', ext,
   ];
   const log = [];

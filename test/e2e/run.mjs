@@ -275,6 +275,50 @@ try {
     const n = Number(/imported (\d+) questions/.exec(note)[1]);
     if (gt.questions.length !== n || n < 1) throw new Error(`ground truth has ${gt.questions.length} questions, notification said ${n}`);
   });
+  // 8: Workspace Trust — a second server with trust enabled; the folder is opened in Restricted Mode.
+  if (!only || only.includes(8)) {
+    const restricted = await H.startCodeServer({ vsix: process.env.SPANPROOF_E2E_VSIX, workspaceTrust: true });
+    try {
+      await scenario(8, 'untrusted-workspace-authoring-only', async (page) => {
+        const ws = H.copyWorkspace('untrusted');
+        await page.goto(`${restricted.url}/?folder=${encodeURIComponent(ws)}`);
+        await page.waitForSelector('.monaco-workbench', { timeout: 60000 });
+        const no = page.locator('.monaco-dialog-box .monaco-button', { hasText: /No, I don.t trust/ }).first();
+        await no.waitFor({ timeout: 30000 });
+        await no.click();
+        await page.waitForSelector('.explorer-folders-view .monaco-list-row', { timeout: 60000 });
+        await sleep(2000);
+        // Running is disabled: the palette does not offer Run Evaluation.
+        await H.runCommand(page, 'Spanproof: Show Results'); // available: viewing results is allowed
+        await H.webviewFrame(page, 30000);
+        await page.keyboard.press('F1');
+        const input = page.locator('.quick-input-widget input');
+        await input.waitFor({ state: 'visible' });
+        await input.fill('>Spanproof: ');
+        await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Spanproof: Validate Ground Truth' }).first().waitFor();
+        await sleep(1000);
+        const labels = (await page.locator('.quick-input-list .monaco-list-row').allTextContents()).map((t) => t.trim());
+        if (!labels.some((l) => l.includes('Spanproof: Open Ground Truth File'))) throw new Error(`palette rows not read: ${labels.join(' | ')}`);
+        if (labels.some((l) => /Spanproof: Run Evaluation(?! for)/.test(l))) throw new Error(`Run Evaluation offered in Restricted Mode: ${labels.join(' | ')}`);
+        await page.keyboard.press('Escape');
+        // Authoring ground truth works.
+        await H.openFile(page, 'tutorial/cors.md');
+        await H.gotoLine(page, 15);
+        await page.keyboard.press('Home');
+        await page.keyboard.press('Shift+End');
+        await H.runCommand(page, 'Spanproof: New Question from Selection');
+        await input.waitFor({ state: 'visible' });
+        await input.fill('Do different ports make different origins?');
+        await page.keyboard.press('Enter');
+        await sleep(500);
+        await page.keyboard.press('Enter');
+        await H.waitForNotification(page, /added question q-[0-9a-f]{4}/);
+        if (gtOf(ws).questions.length !== 21) throw new Error('question not written in Restricted Mode');
+      });
+    } finally {
+      await restricted.stop();
+    }
+  }
 } finally {
   await browser.close().catch(() => undefined);
   await server.stop();
