@@ -11,14 +11,14 @@ import { GENERATION_METRICS, type GenerationMetric } from '../../core/metrics/ge
 import type { SetExit } from './index';
 import { addJudgeOptions, judgesForScore, ledgerLine, type JudgeCliOptions } from '../judge';
 
-interface ScoreCliOptions extends JudgeCliOptions { metrics?: string; json?: boolean; label?: string; tokenization?: string; seed?: string; resamples?: string }
+interface ScoreCliOptions extends JudgeCliOptions { compat?: string; threshold?: string; metrics?: string; json?: boolean; label?: string; tokenization?: string; seed?: string; resamples?: string }
 
 const f = (x: number | null | undefined): string => (x === null || x === undefined || Number.isNaN(x) ? '—' : x.toFixed(3));
 
 function answersText(r: AnswerScoreReport): string {
   const out = [`Scored ${r.items} item(s) from ${r.input} (${r.format}; ${r.rowsRead} rows read, ${r.rejected.length} rejected).`];
-  out.push('metric     mean   95% CI            measured');
-  for (const [m, a] of Object.entries(r.aggregate)) out.push(`${m.padEnd(10)} ${f(a.mean)}  [${f(a.lo)}, ${f(a.hi)}]    ${a.measured}/${a.total}`);
+  out.push('metric         mean   95% CI            measured');
+  for (const [m, a] of Object.entries(r.aggregate)) out.push(`${m.padEnd(14)} ${f(a.mean)}  [${f(a.lo)}, ${f(a.hi)}]    ${a.measured}/${a.total}`);
   for (const x of r.rejected) out.push(`  REJECTED line ${x.row}: ${x.reason}`);
   for (const n of r.notes) out.push(`  note: ${n}`);
   return out.join('\n');
@@ -46,9 +46,11 @@ export function register(program: Command, setExit: SetExit): void {
     .argument('<path>', 'the dataset file')
     .option('--metrics <list>', `azure/ragas: comma-separated generation metrics (${GENERATION_METRICS.join(', ')})`)
     .option('--tokenization <mode>', 'azure/ragas: unicode (default) | reference; memory: unicode (default) | memory-eval')
+    .option('--threshold <x>', 'memory: keyword hit rate above which an answer counts as correct (default 0.7, strict >)')
     .option('--label <0|1>', 'memory: the true label of every item without its own "label" field (the original tool passed one per file)')
     .option('--seed <n>', 'bootstrap seed (default 42)')
     .option('--resamples <n>', 'bootstrap resamples (default 2000)')
+    .option('--compat <system>', 'azure/ragas: also report another tool\'s numbers beside the standard ones: weknora (docs/weknora-parity.md)')
     .option('--json', 'print the full report (with per-item scores) as JSON')
     .action(async (format: string, input: string, opts: ScoreCliOptions) => {
       if (!(SCORE_FORMATS as readonly string[]).includes(format)) throw new SpanproofError('bad-input', `unknown score format "${format}".`, { field: '<format>', fix: `use one of ${SCORE_FORMATS.join(', ')}.` });
@@ -65,16 +67,19 @@ export function register(program: Command, setExit: SetExit): void {
         if (opts.label !== undefined && opts.label !== '0' && opts.label !== '1') throw new SpanproofError('bad-input', `--label must be 0 or 1, got "${opts.label}".`, { field: '--label', fix: '--label 1 when every answer is meant to be correct, 0 when wrong.' });
         const tok = opts.tokenization ?? 'unicode';
         if (tok !== 'unicode' && tok !== 'memory-eval') throw new SpanproofError('bad-input', `unknown tokenization "${tok}" for memory.`, { field: '--tokenization', fix: 'use unicode or memory-eval.' });
-        const r = scoreMemoryEval(input, readMemoryEval(input), { tokenizer: tok, label: opts.label === undefined ? undefined : (Number(opts.label) as 0 | 1), seed, resamples });
+        const threshold = opts.threshold === undefined ? undefined : Number(opts.threshold);
+        if (threshold !== undefined && !(threshold >= 0 && threshold <= 1)) throw new SpanproofError('bad-input', `--threshold must be a number in [0, 1], got "${opts.threshold}".`, { field: '--threshold', fix: 'e.g. --threshold 0.5' });
+        const r = scoreMemoryEval(input, readMemoryEval(input), { threshold, tokenizer: tok, label: opts.label === undefined ? undefined : (Number(opts.label) as 0 | 1), seed, resamples });
         process.stdout.write(opts.json ? `${JSON.stringify(r, null, 2)}\n` : `${memoryText(r)}\n`);
         return setExit(0);
       }
       const metrics = opts.metrics?.split(',').map((s) => s.trim()).filter(Boolean) as GenerationMetric[] | undefined;
       const tok = opts.tokenization ?? 'unicode';
       if (tok !== 'unicode' && tok !== 'reference') throw new SpanproofError('bad-input', `unknown tokenization "${tok}".`, { field: '--tokenization', fix: 'use unicode or reference.' });
+      if (opts.compat !== undefined && opts.compat !== 'weknora') throw new SpanproofError('bad-input', `unknown --compat "${opts.compat}".`, { field: '--compat', fix: 'use --compat weknora.' });
       const read = format === 'azure' ? readAzureJsonl(input) : readRagasAnswers(input);
       const judged = judgesForScore(opts, read.items); // LLM judges when --endpoint is given (SPEC §14, src/cli/judge.ts)
-      const r = await scoreAnswers(format as 'azure' | 'ragas', input, read, { metrics, tokenization: tok, seed, resamples, judges: judged?.judges });
+      const r = await scoreAnswers(format as 'azure' | 'ragas', input, read, { metrics, tokenization: tok, seed, resamples, judges: judged?.judges, compat: opts.compat as 'weknora' | undefined });
       const ledger = judged?.ledger();
       process.stdout.write(opts.json ? `${JSON.stringify(ledger ? { ...r, ledger } : r, null, 2)}\n` : `${answersText(r)}${ledger ? `\n${ledgerLine(ledger)}` : ''}\n`);
       setExit(0);

@@ -21,6 +21,7 @@ import { GENERATION_METRICS, scoreGeneration, type GenerationMetric, type Tokeni
 import { bootstrapResamples, percentileCI } from '../stats';
 import { readTextFile, requirePath } from './common';
 import { parseRagasJsonl } from './ragas';
+import { weknoraMetrics } from './weknora-compat';
 
 export interface AnswerItem {
   /** 1-based line of the input file (the first line of a conversation for its turns). */
@@ -49,6 +50,8 @@ export interface ScoreOptions {
   resamples?: number;
   seed?: number;
   judges?: readonly AnswerJudge[];
+  /** `weknora`: also report WeKnora's six generation numbers (`weknora.bleu1` …, src/core/interop/weknora-compat.ts, quirks W5–W8 included) beside the standard ones. */
+  compat?: 'weknora';
 }
 
 export interface AnswerScoreReport {
@@ -142,7 +145,8 @@ export async function scoreAnswers(format: 'azure' | 'ragas', input: string, rea
   const implementations: Record<string, string> = {};
   const perItem: AnswerScoreReport['perItem'] = [];
   const columns = new Map<string, number[]>();
-  for (const name of [...metrics, ...(options.judges ?? []).map((j) => j.name)]) columns.set(name, []);
+  const compatNames = options.compat === 'weknora' ? ['bleu1', 'bleu2', 'bleu4', 'rouge1', 'rouge2', 'rougel'] as const : [];
+  for (const name of [...metrics, ...compatNames.map((m) => `weknora.${m}`), ...(options.judges ?? []).map((j) => j.name)]) columns.set(name, []);
   for (const it of read.items) {
     const scores: AnswerScoreReport['perItem'][number]['scores'] = {};
     if (it.references.length) {
@@ -153,6 +157,14 @@ export async function scoreAnswers(format: 'azure' | 'ragas', input: string, rea
       }
     } else {
       for (const m of metrics) { scores[m] = { unmeasured: true, reason: 'no reference answer' }; columns.get(m)!.push(NaN); }
+    }
+    if (compatNames.length) {
+      const w = it.references.length ? weknoraMetrics({ gts: [], ids: [], generated: it.response, reference: it.references[0] }) : null;
+      for (const m of compatNames) {
+        scores[`weknora.${m}`] = w ? w[m] : { unmeasured: true, reason: 'no reference answer' };
+        columns.get(`weknora.${m}`)!.push(w ? w[m] : NaN);
+      }
+      implementations['weknora.*'] ??= 'WeKnora metric/*.go as reimplemented in weknora-compat.ts (smoothed BLEU on every order, distinct-n-gram case-sensitive ROUGE; first reference only)';
     }
     for (const j of options.judges ?? []) {
       const r = await j.judge(it);

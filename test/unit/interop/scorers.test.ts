@@ -109,3 +109,20 @@ test('ragas answers: rows without "response" are rejected with the reason; other
   assert.equal(r.aggregate.rougeL.mean, 1);
   rmSync(dir, { recursive: true, force: true });
 });
+
+test('score --compat weknora: WeKnora\'s generation numbers beside ours (W5 disjoint texts, W7 case)', async () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'spanproof-compat-'));
+  const f = path.join(dir, 'a.jsonl');
+  writeFileSync(f, [
+    JSON.stringify({ query: 'q', response: 'alpha beta gamma delta epsilon zeta eta theta iota kappa', ground_truth: 'one two three four five six seven eight nine ten' }),
+    JSON.stringify({ query: 'q', response: 'Hello World', ground_truth: 'hello world' }),
+  ].join('\n'));
+  const r = await scoreAnswers('azure', f, readAzureJsonl(f), { metrics: ['bleu1', 'rouge1'], compat: 'weknora', resamples: 100 });
+  assert.deepEqual(r.perItem.map((p) => p.scores.bleu1), [0, 1]);
+  assert.deepEqual(r.perItem.map((p) => p.scores.rouge1), [0, 1]);
+  assert.ok(Math.abs((r.perItem[0].scores['weknora.bleu1'] as number) - 1 / 11) < 1e-12, 'add-one smoothed unigram precision 1/11');
+  assert.equal(r.perItem[1].scores['weknora.bleu1'], 1);
+  assert.equal(r.perItem[1].scores['weknora.rouge1'], 0);
+  assert.equal(r.aggregate['weknora.bleu4'].measured, 2);
+  rmSync(dir, { recursive: true, force: true });
+});

@@ -7,9 +7,11 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import * as path from 'node:path';
 import {
   weknoraBleu, weknoraMap, weknoraMapRetrieved, weknoraMetrics, weknoraMrr, weknoraNdcg, weknoraPrecision, weknoraRecall,
-  weknoraRougeL, weknoraRougeN, weknoraTokens,
+  weknoraRougeL, weknoraRougeN, weknoraTokens, weknoraParityMarkdown, weknoraParityTable,
 } from '../../../src/core/interop';
 import { evaluateQuery, rankTrec } from '../../../src/core/metrics/trec';
 import { scoreGeneration } from '../../../src/core/metrics/generation';
@@ -104,4 +106,16 @@ test('W8: WeKnora tokeniser — "café, 3.14" → caf, / 3 / 14; Cyrillic, kana 
   const ours = scoreGeneration('café', ['cafe'], { metrics: ['f1'] });
   assert.equal(ours[0].value, 0, 'café ≠ cafe for us (Unicode-aware, no accent stripping)');
   assert.equal(weknoraBleu('café', 'caf', [1]), 1, 'WeKnora reads café as caf');
+});
+
+test('docs/weknora-parity.md holds exactly the table the code computes', () => {
+  const doc = readFileSync(path.join(__dirname, '..', '..', '..', 'docs', 'weknora-parity.md'), 'utf8');
+  const m = /<!-- parity-table:start -->\n([\s\S]*?)<!-- parity-table:end -->/.exec(doc);
+  assert.ok(m, 'the page has the table markers');
+  const table = weknoraParityMarkdown();
+  process.stdout.write(`# WeKnora parity table (WeKnora value vs standard value)\n${table.split('\n').map((l) => `# ${l}`).join('\n')}\n`);
+  assert.equal(m![1], table);
+  const rows = weknoraParityTable();
+  assert.equal(rows.length, 48, '4 retrieval cases × 6 + 4 generation cases × 6');
+  assert.equal(new Set(rows.map((r) => r.metric)).size, 12, 'all twelve WeKnora metrics');
 });
