@@ -142,7 +142,13 @@ export class GroundTruthStore implements vscode.Disposable {
     if (!this.gt) {
       this.resolution = null;
     } else {
-      this.resolution = resolveGroundTruth(this.gt, this.textOf, { minQuoteLength: this.settings.minQuoteLength });
+      // One getText() per document per resolution, however many evidence items it holds.
+      const memo = new Map<string, string | undefined>();
+      const textOf = (source: string) => {
+        if (!memo.has(source)) memo.set(source, this.textOf(source));
+        return memo.get(source);
+      };
+      this.resolution = resolveGroundTruth(this.gt, textOf, { minQuoteLength: this.settings.minQuoteLength });
       if (this.resolution.changed) this.gt = this.resolution.updated;
     }
     this.emitter.fire();

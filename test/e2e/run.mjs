@@ -113,7 +113,17 @@ try {
     );
     // Tree entry in the Questions view.
     await page.locator('.activitybar .action-item a[aria-label^="Spanproof"]').first().click();
-    await page.locator('.pane-body .monaco-list-row', { hasText: 'Are http://localhost' }).first().waitFor({ timeout: 15000 });
+    const qrow = page.locator('.pane-body .monaco-list-row', { hasText: 'Are http://localhost' }).first();
+    await qrow.waitFor({ timeout: 15000 });
+    // Expand the question and click its evidence: the editor selects the span.
+    await page.locator('.monaco-editor .view-lines').first().click(); // move the editor cursor away from the span first
+    await page.keyboard.press('Control+Home');
+    await H.waitFor(async () => (await page.locator('.statusbar-item', { hasText: /Ln 1, Col 1$/ }).count()) > 0, 'cursor at 1:1');
+    await qrow.click();
+    const erow = page.locator('.pane-body .monaco-list-row', { hasText: 'Even if they are all in' }).first();
+    await erow.waitFor({ timeout: 10000 });
+    await erow.click();
+    await H.waitFor(async () => /Ln 15, Col 110 \(109 selected\)/.test((await page.locator('.statusbar-item', { hasText: 'selected' }).allTextContents()).join(' ')), 'span selected from the tree');
   });
 
   await scenario(2, 'run-evaluation-30-configs', async (page) => {
