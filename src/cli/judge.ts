@@ -107,7 +107,14 @@ export function generationText(r: GenerationStageResult): string[] {
     out.push(`  ${c.id}`);
     for (const m of metrics) {
       const a: AnswerAggregate = c.metrics[m];
-      out.push(`    ${m.padEnd(18)} ${fmt(a.mean)} [${fmt(a.lo)}, ${fmt(a.hi)}]  measured ${a.measured}/${a.total}${a.flaky !== undefined ? `  repeats: spread ${fmt(a.spread)}, agreement ${fmt(a.agreement)}, ${a.flaky} flaky` : ''}`);
+      // The most common reason for the unmeasured items, so "0/10" is never a mystery.
+      const reasons = new Map<string, number>();
+      for (const rec of r.records) {
+        const sc = rec.config === c.id ? rec.judges[m] : undefined;
+        if (sc && 'unmeasured' in sc) reasons.set(sc.reason, (reasons.get(sc.reason) ?? 0) + 1);
+      }
+      const top = [...reasons].sort((x, y) => y[1] - x[1])[0];
+      out.push(`    ${m.padEnd(18)} ${fmt(a.mean)} [${fmt(a.lo)}, ${fmt(a.hi)}]  measured ${a.measured}/${a.total}${a.flaky !== undefined ? `  repeats: spread ${fmt(a.spread)}, agreement ${fmt(a.agreement)}, ${a.flaky} flaky` : ''}${top ? `  unmeasured: ${top[0]}${reasons.size > 1 ? ` (${top[1]}×, and ${reasons.size - 1} other reason(s))` : ''}` : ''}`);
     }
     out.push(`    r(coverage@5, ${s.correlation.y}) = ${fmt(c.correlation.r)} [${fmt(c.correlation.lo)}, ${fmt(c.correlation.hi)}], n = ${c.correlation.n}`);
   }

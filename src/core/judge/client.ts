@@ -86,11 +86,13 @@ function makeOpenAI(endpoint: string, apiKey: string | undefined, timeoutMs: num
     throw new SpanproofError('bad-input', `endpoint "${endpoint}" is not a URL.`, { field: 'judge.endpoint', fix: 'use a base URL such as http://localhost:11434/v1 (Ollama) or https://api.openai.com/v1.' });
   }
   const key = apiKey || 'no-key';
+  // The SDK's platform headers (OS, CPU architecture, Node version) are not needed by any endpoint: not sent.
+  const quiet: Record<string, null> = Object.fromEntries(['x-stainless-os', 'x-stainless-arch', 'x-stainless-runtime', 'x-stainless-runtime-version', 'x-stainless-lang', 'x-stainless-package-version', 'x-stainless-retry-count'].map((h) => [h, null]));
   const azure = /\.(openai\.azure\.com|cognitiveservices\.azure\.com|services\.ai\.azure\.com)$/i.test(url.hostname);
   if (azure && !/\/openai\/v1\/?$/.test(url.pathname)) {
-    return new AzureOpenAI({ endpoint: url.origin, apiKey: key, apiVersion: process.env.SPANPROOF_AZURE_API_VERSION || '2024-10-21', maxRetries: 0, timeout: timeoutMs });
+    return new AzureOpenAI({ endpoint: url.origin, apiKey: key, apiVersion: process.env.SPANPROOF_AZURE_API_VERSION || '2024-10-21', maxRetries: 0, timeout: timeoutMs, defaultHeaders: quiet });
   }
-  return new OpenAI({ baseURL: endpoint, apiKey: key, maxRetries: 0, timeout: timeoutMs, ...(azure ? { defaultHeaders: { 'api-key': key } } : {}) });
+  return new OpenAI({ baseURL: endpoint, apiKey: key, maxRetries: 0, timeout: timeoutMs, defaultHeaders: { ...quiet, ...(azure ? { 'api-key': key } : {}) } });
 }
 
 /** An OpenAI-compatible chat client with limits, retries, cache and ledger. */

@@ -6,6 +6,7 @@
  * returned are all complete. Also the aggregates (mean of measured items with bootstrap CI,
  * measured/total) and the retrieval-vs-answer correlation (Pearson r, bootstrap CI).
  */
+import { setMaxListeners } from 'node:events';
 import { SpanproofError, isSpanproofError } from '../errors';
 import { bootstrapResamples, pearsonCI, percentileCI } from '../stats';
 import { ChatClient, RequestFailure } from './client';
@@ -93,6 +94,7 @@ export async function generateAndJudge(items: readonly GenerationItem[], o: Loop
   const metrics = o.metrics ?? JUDGE_METRICS;
   const repeats = Math.max(1, Math.floor(o.repeats ?? 1));
   const ac = new AbortController();
+  setMaxListeners(0, ac.signal); // one listener per request in flight or waiting for a slot
   const onAbort = () => ac.abort();
   if (o.signal?.aborted) ac.abort();
   o.signal?.addEventListener('abort', onAbort, { once: true });

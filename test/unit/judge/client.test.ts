@@ -189,3 +189,16 @@ test('concurrency limit respected: the server never sees more requests in flight
     await srv.close();
   }
 });
+
+test('what is sent: the key as a Bearer token, the chat body, and no platform headers (OS, CPU, Node version)', async () => {
+  const srv = await startFakeServer();
+  try {
+    await new ChatClient({ endpoint: srv.url, apiKey: 'sk-test-key' }).chat({ model: 'm', messages: MSG, promptVersion: 'p' });
+    const h = srv.requests[0].headers!;
+    assert.equal(h.authorization, 'Bearer sk-test-key');
+    for (const name of Object.keys(h)) assert.ok(!name.startsWith('x-stainless'), `${name} is not sent`);
+    assert.deepEqual(srv.requests[0].messages, MSG);
+  } finally {
+    await srv.close();
+  }
+});

@@ -20,6 +20,8 @@ export interface FakeRequest {
   model: string;
   messages: Array<{ role: string; content: string }>;
   kind: 'generate' | 'claims' | 'verify' | 'boolean' | 'scale' | 'repair' | 'other';
+  /** HTTP headers as received (lower-case names). */
+  headers?: Record<string, string | string[] | undefined>;
 }
 
 export type Scripted =
@@ -111,7 +113,7 @@ export async function startFakeServer(o: FakeServerOptions = {}): Promise<FakeSe
       } catch {
         /* logged as other */
       }
-      const fr: FakeRequest = { n: state.requests.length + 1, model: body.model ?? '', messages: body.messages ?? [], kind: kindOf(body.messages ?? []) };
+      const fr: FakeRequest = { n: state.requests.length + 1, model: body.model ?? '', messages: body.messages ?? [], kind: kindOf(body.messages ?? []), headers: req.headers };
       state.requests.push(fr);
       state.inFlight++;
       state.maxInFlight = Math.max(state.maxInFlight, state.inFlight);
