@@ -13,6 +13,15 @@ import type { SetExit } from './index';
 
 interface BiasCliOptions { thetas?: string; json?: boolean; out?: string; k?: string }
 
+/** Runs the study over `runDir`, writes `<runDir>/bias.json` and (unless quiet) the headline table to stderr. Used by `spanproof run --bias-study`. */
+export function writeBiasStudy(runDir: string, opts: { quiet?: boolean } = {}): string {
+  const study = runBiasStudy(readBiasInputFromRun(runDir));
+  const out = path.join(runDir, 'bias.json');
+  writeFileAtomic(out, `${JSON.stringify(study, null, 2)}\n`);
+  if (!opts.quiet) process.stderr.write(`${biasStudyMarkdown(study, { perConfig: false })}Bias study written to ${out} (spanproof bias ${JSON.stringify(runDir)} prints every table).\n`);
+  return out;
+}
+
 export function register(program: Command, setExit: SetExit): void {
   program
     .command('bias')

@@ -18,6 +18,7 @@ import { buildReportModel, rankingTable } from '../../core/report';
 import { DEFAULT_SETTINGS, type RunSettings } from '../../shared/settings';
 import type { GridRunResult } from '../../shared/protocol';
 import type { SetExit } from './index';
+import { writeBiasStudy } from './bias';
 import { addJudgeOptions, generationText, runGenerateStep, validateGenerateOptions, type JudgeCliOptions } from '../judge';
 
 interface RunOptions extends JudgeCliOptions {
@@ -33,6 +34,7 @@ interface RunOptions extends JudgeCliOptions {
   k?: string;
   tau?: string;
   keepChunks?: boolean;
+  biasStudy?: boolean;
   json?: boolean;
   failUnder: string[];
   question?: string[];
@@ -125,6 +127,7 @@ export function register(program: Command, setExit: SetExit): void {
     .option('--k <n>', 'result-list size')
     .option('--tau <x>', 'coverage threshold for a hit, in (0, 1]')
     .option('--keep-chunks', 'write chunks/<chunker>.jsonl into the run directory')
+    .option('--bias-study', 'also run the chunk-ID bias study (SPEC §7.5; implies --keep-chunks) and write bias.json (see spanproof bias)')
     .option('--question <id>', 'score only this question (repeatable)', collect, [])
     .option('--json', 'print only JSON (results.json content plus runDir) on stdout')
     .option('--fail-under <metric=value>', 'exit 1 when the recommended config scores below (repeatable)', collect, [])
@@ -145,7 +148,7 @@ export function register(program: Command, setExit: SetExit): void {
       let result: GridRunResult;
       try {
         result = await client.run(
-          { workspace, groundTruthFile, settings, outDir: o.out ? path.resolve(o.out) : undefined, runsRoot: o.runsDir ? path.resolve(o.runsDir) : undefined, cacheDir: o.cacheDir ? path.resolve(o.cacheDir) : undefined, keepChunks: !!o.keepChunks, questionIds: o.question?.length ? o.question : undefined },
+          { workspace, groundTruthFile, settings, outDir: o.out ? path.resolve(o.out) : undefined, runsRoot: o.runsDir ? path.resolve(o.runsDir) : undefined, cacheDir: o.cacheDir ? path.resolve(o.cacheDir) : undefined, keepChunks: !!o.keepChunks || !!o.biasStudy, questionIds: o.question?.length ? o.question : undefined },
           { signal: ac.signal, onProgress: (p) => bar.update(p.done, p.total, p.stage) },
         );
       } catch (e) {
@@ -162,6 +165,7 @@ export function register(program: Command, setExit: SetExit): void {
         await client.dispose();
       }
       bar.end();
+      if (o.biasStudy && result.runDir) writeBiasStudy(result.runDir, { quiet: !!o.json }); // chunk-ID bias study (src/cli/commands/bias.ts)
       // Generation and judges (SPEC §14, src/cli/judge.ts), only with --generate.
       let answersLines: string[] = [];
       let generationCancelled = false;

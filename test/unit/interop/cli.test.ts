@@ -67,3 +67,19 @@ test('the import report JSON has the documented keys', () => {
   assert.deepEqual(Object.keys(rep).sort(), ['converted', 'counts', 'documents', 'format', 'fuzzy', 'input', 'notes', 'rejected', 'rowsRead']);
   rmSync(ws, { recursive: true, force: true });
 });
+
+test('spanproof run --bias-study: keeps the chunks and writes bias.json beside the run (imported SQuAD tiny set)', () => {
+  const ws = mkdtempSync(path.join(tmpdir(), 'spanproof-cli-bias-'));
+  assert.equal(cli('import', 'squad', path.join(FIX, 'squad', 'squad2_tiny.json'), '--workspace', ws).code, 0);
+  const out = path.join(ws, 'run');
+  const r = spawnSync(process.execPath, ['--import', 'tsx', CLI, 'run', '--workspace', ws, '--chunkers', 'fixed,sentence', '--retrievers', 'bm25', '--rerank', 'off', '--out', out, '--bias-study', '--json'], {
+    cwd: REPO, encoding: 'utf8', env: { ...process.env, SPANPROOF_WORKER: path.join(REPO, 'src', 'worker', 'main.ts') },
+  });
+  assert.equal(r.status, 0, r.stderr);
+  assert.ok(existsSync(path.join(out, 'chunks', 'fixed.jsonl')), '--bias-study implies --keep-chunks');
+  const study = JSON.parse(readFileSync(path.join(out, 'bias.json'), 'utf8')) as { chunkers: string[]; authors: Array<{ author: string; questions: number }> };
+  assert.deepEqual(study.chunkers, ['fixed', 'sentence']);
+  assert.deepEqual(study.authors.map((a) => a.questions), [2, 2], 'both answerable questions are labelled by both chunkers');
+  JSON.parse(r.stdout); // --json stdout stays pure JSON
+  rmSync(ws, { recursive: true, force: true });
+});
