@@ -61,7 +61,10 @@ export interface AggregateOutput {
 export function aggregate(configs: readonly ConfigPlan[], items: readonly ItemRecord[], questions: readonly ResolvedQuestion[], settings: RunSettings, explain: (c: ConfigResult, top: ConfigResult | null) => string): AggregateOutput {
   const n = questions.length;
   const qIndex = new Map(questions.map((q, i) => [q.id, i]));
-  const resamples = n > 0 ? bootstrapResamples(n, settings.bootstrap.resamples, settings.bootstrap.seed) : [];
+  // With one question every resample is that question, so one resample gives the same CIs as B
+  // (a one-question re-run from the editor stays fast).
+  const B = n === 1 ? Math.min(1, settings.bootstrap.resamples) : settings.bootstrap.resamples;
+  const resamples = n > 0 ? bootstrapResamples(n, B, settings.bootstrap.seed) : [];
   const ci = (col: Column): MeanCI => (n > 0 ? percentileCI(col, resamples) : { mean: NaN, lo: NaN, hi: NaN });
   const k = settings.k;
   const byConfig = new Map<string, ItemRecord[]>();

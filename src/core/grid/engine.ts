@@ -182,11 +182,15 @@ export async function runEngine(input: EngineInput): Promise<EngineOutput> {
     return total;
   };
 
+  let builtPrevious = false;
   for (const chunker of chunkers) {
     // Between chunker stages the previous stage's garbage (Markdown trees, token arrays, index
     // builders) is dead; collecting it here keeps peak memory near the live set when the host
     // exposes `gc` (the worker does, see src/worker/main.ts).
-    if (stages.length > 0) (globalThis as { gc?: () => void }).gc?.();
+    // Skipped when the previous stage came from the resident memo (nothing was built, and a full
+    // collection of a heap holding resident indexes would cost more than the run).
+    if (builtPrevious) (globalThis as { gc?: () => void }).gc?.();
+    builtPrevious = false;
     const mine = configs.filter((c) => c.chunker === chunker);
     const st: ChunkerStage = { chunker, chunks: [], chunkMs: 0, bm25Ms: 0, embedMs: 0, cachedDocs: 0 };
     const doneAtStart = done;
@@ -212,6 +216,7 @@ export async function runEngine(input: EngineInput): Promise<EngineOutput> {
         chunks = memo.chunks;
         st.cachedDocs = input.documents.length;
       } else {
+        builtPrevious = true;
         chunks = [];
         const embed = { fn: (texts: readonly string[]) => embedder.embed(texts), dim: embedder.dim };
         for (const doc of input.documents) {

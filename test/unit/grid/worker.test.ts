@@ -45,7 +45,7 @@ test('cancelling a run writes status cancelled and leaves earlier runs intact', 
     let cancelledAt = 0;
     const p = client.run(
       { workspace: MINI, groundTruthFile: MINI_GT, settings: smallSettings({ chunkers: ['fixed', 'recursive', 'sentence', 'heading'], retrievers: ['bm25', 'dense', 'hybrid'] }), runsRoot, cacheDir: join(root, 'cache2') },
-      { signal: ac.signal, onProgress: (m) => { if (!cancelledAt && m.stage.startsWith('score:')) { cancelledAt = Date.now(); ac.abort(); } } },
+      { signal: ac.signal, onProgress: (m) => { if (!cancelledAt && m.stage.includes(':')) { cancelledAt = Date.now(); ac.abort(); } } },
     );
     await assert.rejects(p, (e: unknown) => isSpanproofError(e) && e.code === 'cancelled' && typeof e.file === 'string');
     const err = await p.catch((e) => e);
