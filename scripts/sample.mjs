@@ -4,7 +4,7 @@
 // samples/. Runs and caches are written inside the repo under .sample-runs/ (git-ignored), never
 // into the corpus folder (../shared is read-only in CI). Prints the ranking table and where the HTML
 // report was written.
-//   node scripts/sample.mjs [--prose] [extra `spanproof run` flags...]
+//   node scripts/sample.mjs [--prose | --mini] [extra `spanproof run` flags...]
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -12,12 +12,13 @@ import { join, resolve } from 'node:path';
 const repo = resolve(import.meta.dirname, '..');
 const args = process.argv.slice(2);
 const prose = args.includes('--prose');
-const extra = args.filter((a) => a !== '--prose');
+const mini = args.includes('--mini'); // force the shipped samples/ corpus (what a clone without ../shared gets)
+const extra = args.filter((a) => a !== '--prose' && a !== '--mini');
 const shared = resolve(repo, '..', 'shared', 'data');
 let name, workspace, groundtruth;
 if (prose && existsSync(join(shared, 'prose'))) {
   [name, workspace, groundtruth] = ['prose', join(shared, 'prose'), join(shared, 'prose.groundtruth.json')];
-} else if (existsSync(join(shared, 'fastapi-docs'))) {
+} else if (!mini && existsSync(join(shared, 'fastapi-docs'))) {
   [name, workspace, groundtruth] = ['fastapi-docs', join(shared, 'fastapi-docs'), join(shared, 'fastapi-docs.groundtruth.json')];
 } else {
   console.error('../shared/data is absent: running on the sample corpus shipped in samples/.');
