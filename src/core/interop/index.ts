@@ -108,3 +108,4 @@ export * from './weknora-compat';
 export { scoreAnswers, readAzureJsonl, readRagasAnswers, DEFAULT_ANSWER_METRICS, type AnswerItem, type AnswerJudge, type AnswerScoreReport, type ScoreOptions } from './answers';
 export { readMemoryEval, scoreMemoryEval, type MemoryItem, type MemoryEvalReport, type MemoryEvalOptions } from './memory';
 export { weknoraParityTable, weknoraParityMarkdown, WEKNORA_PARITY_CASES, type WeknoraParityCase, type WeknoraParityRow } from './weknora-parity';
+export { comparePathwayHitRule, readPathwayComparisonFromRun, type PathwayComparisonRow, type PathwayComparisonInput } from './cuad-compare';

@@ -6,12 +6,13 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { loadCorpus } from '../../../src/core/corpus';
 import { resolveGroundTruth } from '../../../src/core/groundtruth';
-import { cuadHitIndex, cuadRetrievalMetrics, passFailGrid, runImport, stringSimJudge, writeImport } from '../../../src/core/interop';
+import { comparePathwayHitRule, cuadHitIndex, cuadRetrievalMetrics, passFailGrid, readPathwayComparisonFromRun, runImport, stringSimJudge, writeImport } from '../../../src/core/interop';
 import { isSpanproofError } from '../../../src/core/errors';
 
 const REPO = path.resolve(__dirname, '..', '..', '..');
@@ -131,4 +132,43 @@ test('pass/fail grid: per file × per question, max over repeats, unasked cells 
   assert.deepEqual(g.perFile, { 'a.pdf': 0.5, 'b.pdf': 0.5 });
   assert.deepEqual(g.perQuestion, { Parties: 2 / 3, 'Agreement Date': 0 });
   assert.equal(g.accuracy, 0.5);
+});
+
+test('comparePathwayHitRule: hand case — a chunk holding the clause is a hit for both rules; a paraphrase only for Pathway\'s word overlap', () => {
+  const label = 'This Agreement shall be governed by the laws of the State of Nevada';
+  const rows = comparePathwayHitRule({
+    k: 1,
+    labels: new Map([['q1', [label]], ['q2', [label]]]),
+    items: [
+      { question: 'q1', config: 'c', texts: [`12. ${label}.`, 'other'], spanHit: 1, rr: 1 },
+      // the words are all there, scrambled: Pathway's set overlap says hit; the span (the verbatim clause) was not retrieved
+      { question: 'q2', config: 'c', texts: ['the laws of Nevada: this Agreement shall be governed by the State of'], spanHit: 0, rr: 0 },
+    ],
+  });
+  assert.equal(rows.length, 1);
+  assert.equal(rows[0].pathway.hits, 2);
+  assert.equal(rows[0].span.hitAtK, 0.5);
+  assert.equal(rows[0].agreement, 0.5);
+  assert.equal(rows[0].pathway.hitAt['hit@1'], 1);
+});
+
+test('Pathway hit rule beside span hit@5 on a real grid run over the imported synthetic contract', () => {
+  const ws = mkdtempSync(path.join(tmpdir(), 'spanproof-cuad-run-'));
+  const REPO_CLI = path.join(REPO, 'src', 'cli', 'main.ts');
+  const env = { ...process.env, SPANPROOF_WORKER: path.join(REPO, 'src', 'worker', 'main.ts') };
+  const imp = spawnSync(process.execPath, ['--import', 'tsx', REPO_CLI, 'import', 'pathway-cuad', path.join(FIX, 'labeled-head.tsv'), '--documents', FIX, '--workspace', ws], { encoding: 'utf8', env });
+  assert.equal(imp.status, 0, imp.stderr);
+  const out = path.join(ws, 'run');
+  const run = spawnSync(process.execPath, ['--import', 'tsx', REPO_CLI, 'run', '--workspace', ws, '--chunkers', 'fixed,heading', '--retrievers', 'bm25', '--rerank', 'off', '--out', out, '--json'], { encoding: 'utf8', env });
+  assert.equal(run.status, 0, run.stderr);
+  const rows = comparePathwayHitRule(readPathwayComparisonFromRun(out));
+  assert.deepEqual(rows.map((r) => r.config), ['fixed/bm25/none', 'heading/bm25/none']);
+  for (const r of rows) {
+    assert.equal(r.n, 15);
+    assert.ok(r.agreement >= 0 && r.agreement <= 1);
+    assert.ok(r.fixed.unscorable <= r.n);
+    // on this contract every span hit@5 is also a word-overlap hit within 5 (the rule is the more lenient one here)
+    assert.ok(r.pathway.hitAt['hit@5'] >= r.span.hitAtK - 1e-9, `${r.config}: pathway hit@5 ${r.pathway.hitAt['hit@5']} < span ${r.span.hitAtK}`);
+  }
+  rmSync(ws, { recursive: true, force: true });
 });

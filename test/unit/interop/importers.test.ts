@@ -237,3 +237,27 @@ test('writeImport: an existing ground truth is backed up (never overwritten with
   assert.equal(report.format, 'weknora');
   rmSync(ws, { recursive: true, force: true });
 });
+
+test('shared data: weknora folder, both RAGAS JSONL files, and the full CUAD TSV against the one synthetic contract', async (t) => {
+  if (!existsSync(path.join(SHARED, 'weknora')) || !existsSync(path.join(SHARED, 'pathway'))) return t.skip('../shared/data/{weknora,pathway} is absent');
+  const wk = await importAndResolve('weknora', path.join(SHARED, 'weknora'));
+  accounted(wk.res);
+  assert.equal(wk.resolved, 1);
+  rmSync(wk.ws, { recursive: true, force: true });
+  for (const [file, rows, docs] of [['20230203_alphabet_10K.jsonl', 8, 11], ['20230203_alphabet_10K_tables.jsonl', 41, 62]] as const) {
+    const rg = await importAndResolve('ragas', path.join(SHARED, 'pathway', file));
+    accounted(rg.res);
+    assert.equal(rg.total, rows);
+    assert.equal(rg.resolved, rows);
+    assert.equal(rg.res.report.documents, docs, 'distinct reference contexts');
+    rmSync(rg.ws, { recursive: true, force: true });
+  }
+  // 25 contracts × 41 categories = 1025 rows; only the first contract's text exists (synthetic)
+  const cu = await importAndResolve('pathway-cuad', path.join(SHARED, 'pathway', 'labeled.tsv'), { documents: path.join(FIX, 'pathway') });
+  accounted(cu.res);
+  assert.equal(cu.res.report.rowsRead, 1025);
+  assert.equal(cu.total, 15);
+  assert.equal(cu.resolved, 15);
+  assert.equal(cu.res.report.counts['no-clause'] + cu.res.report.counts['contract-missing'] + cu.res.report.converted + (cu.res.report.counts['empty-cell'] ?? 0), 1025);
+  rmSync(cu.ws, { recursive: true, force: true });
+});
