@@ -9,7 +9,7 @@
  * Windows), in a folder named after a hash of the workspace path; `location` says where and why.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdirSync, renameSync, writeFileSync, accessSync, constants, existsSync, unlinkSync } from 'node:fs';
+import { mkdirSync, renameSync, writeFileSync, accessSync, constants, existsSync, unlinkSync, readdirSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { SpanproofError } from '../errors';
@@ -92,7 +92,9 @@ export function utcStamp(d: Date): string {
 }
 
 /**
- * Creates a new run directory `<root>/<UTC timestamp>-<short hash>` (or exactly `outDir` when given).
+ * Creates a new run directory `<root>/<UTC timestamp>-<short hash>` (or exactly `outDir` when given;
+ * an existing `outDir` must be empty or a previous run directory, whose files are then replaced —
+ * SpanproofError('bad-input') otherwise).
  * The short hash is the first 8 hex digits of SHA-256 over `inputsKey` and the start time, so two runs
  * never collide; a numeric suffix is added in the rare same-second case.
  */
@@ -100,6 +102,10 @@ export function createRunDir(opts: { workspace: string; runsRoot?: string; outDi
   const now = opts.now ?? new Date();
   if (opts.outDir) {
     const dir = resolve(opts.outDir);
+    // Never overwrite someone else's files: an existing non-empty folder must be a previous run.
+    if (existsSync(dir) && readdirSync(dir).length > 0 && !existsSync(join(dir, 'run.json'))) {
+      throw new SpanproofError('bad-input', 'the output folder is not empty and is not a Spanproof run directory.', { file: dir, fix: 'pass an empty or new folder with --out (a previous run folder is overwritten).' });
+    }
     if (!isWritableDir(dir)) throw new SpanproofError('bad-input', `the output folder is not writable.`, { file: dir, fix: 'pass a writable folder with --out.' });
     return { id: dir.split(/[\\/]/).pop() ?? 'run', dir, location: { kind: 'out' } };
   }

@@ -15,7 +15,7 @@ import { MINI, MINI_GT, smallSettings, tmp } from './helpers';
 test('an unwritable workspace sends the run to the user cache dir and run.json says so', async () => {
   const root = tmp('ro');
   const ws = join(root, 'ws');
-  cpSync(MINI, ws, { recursive: true });
+  cpSync(MINI, ws, { recursive: true, filter: (src) => !src.includes('.spanproof') });
   writeFileSync(join(ws, '.spanproof'), 'not a folder');
   process.env.SPANPROOF_CACHE_DIR = join(root, 'usercache');
   const where = resolveRunsRoot(ws);
@@ -39,4 +39,15 @@ test('run ids are <UTC timestamp>-<8 hex> and never collide within a second', ()
   const b = createRunDir({ workspace: root, runsRoot: root, inputsKey: 'x', now });
   assert.match(a.id, /^20261129T130509Z-[0-9a-f]{8}$/);
   assert.notEqual(a.dir, b.dir);
+});
+
+test('--out refuses a non-empty folder that is not a run directory, and reuses a previous run folder', () => {
+  const root = tmp('out');
+  writeFileSync(join(root, 'results.json'), 'my own file');
+  assert.throws(() => createRunDir({ workspace: root, outDir: root, inputsKey: 'x' }), /not empty and is not a Spanproof run directory/);
+  assert.equal(readFileSync(join(root, 'results.json'), 'utf8'), 'my own file');
+  const prev = join(root, 'prev');
+  const a = createRunDir({ workspace: root, outDir: prev, inputsKey: 'x' });
+  writeFileSync(join(a.dir, 'run.json'), '{}');
+  assert.equal(createRunDir({ workspace: root, outDir: prev, inputsKey: 'x' }).dir, a.dir);
 });
