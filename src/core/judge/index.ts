@@ -16,6 +16,7 @@
  *   hash)) and a {@link Ledger} of requests, cached replies, tokens, latency (ms) and cost.
  * - {@link aggregateAnswers}: per config, mean of measured items with percentile bootstrap CI and
  *   measured/total; Pearson r of coverage@5 vs answer correctness with bootstrap CI, per config and pooled.
+ * - {@link readAnswers}(runDir) → AnswersData | null: answers.jsonl + ledger.json + results.json "answers" for the panel.
  * - Parsing: {@link extractJson} finds a JSON object in prose / code fences / after `<think>` blocks.
  *
  * Scores: 1–5 integers (groundedness, relevance, coherence, fluency, similarity, retrieval — Azure AI
@@ -32,4 +33,5 @@ export { extractJson, parseReply, stripReasoning } from './parse';
 export { ALL_PROMPTS, GENERATE, SCALE_PROMPTS, EXTRACT_CLAIMS, VERIFY_CLAIMS, BOOLEAN_CORRECTNESS, promptVersion, promptVersions, formatContext, type PromptTemplate } from './prompts';
 export { judgeAnswer, fBeta, type JudgeInput, type JudgeContext } from './metrics';
 export { generateAndJudge, aggregateAnswers, checkModels, combineRepeats, type GenerationItem, type LoopOptions, type LoopResult, type AggregateOptions } from './loop';
+export { readAnswers } from './read';
 export { runGenerationStage, defaultGenerateConfigs, type GenerationStageOptions, type GenerationStageResult } from './stage';

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ChatClient, JUDGE_METRICS, ReplyCache, aggregateAnswers, combineRepeats, defaultGenerateConfigs, runGenerationStage, type AnswerRecord, type AnswersSummary, type LedgerFile } from '../../../src/core/judge';
+import { ChatClient, JUDGE_METRICS, ReplyCache, readAnswers as readAnswersData, aggregateAnswers, combineRepeats, defaultGenerateConfigs, runGenerationStage, type AnswerRecord, type AnswersSummary, type LedgerFile } from '../../../src/core/judge';
 import { isSpanproofError } from '../../../src/core/errors';
 import { ANSWERS, CONFIGS, makeRunDir } from './runFixture';
 import { startFakeServer } from './fakeServer';
@@ -76,6 +76,13 @@ test('generation stage writes answers, judges with reasons, unmeasured items, le
     assert.equal(s1.generatorModel, 'gen-model');
     assert.match(s1.prompts.generate, /^generate@1#/);
     const resultsBefore = readFileSync(join(runDir, 'results.json'), 'utf8');
+    // What the panel's Answers tab loads.
+    const panel = readAnswersData(runDir)!;
+    assert.deepEqual(panel.records, answers);
+    assert.deepEqual(panel.summary, s1);
+    assert.deepEqual(panel.ledger, l1);
+    assert.equal(panel.questions.q2, 'Where do logs go?');
+    assert.equal(readAnswersData(join(runDir, 'nope')), null);
     assert.ok(existsSync(join(workspace, '.spanproof', 'cache', 'judge')), 'default cache under the workspace');
 
     // Second run: zero requests, the same answers and the same results.json.
