@@ -102,7 +102,9 @@ export function importChroma(csvFile: string, opts: ImportOptions): ImportResult
       if (seen.has(key)) { bump(report, 'duplicate-reference'); continue; }
       seen.add(key);
       if (corpus.text.indexOf(ref.content) !== corpus.text.lastIndexOf(ref.content)) bump(report, 'repeated-text-reference');
-      evidence.push({ ...makeSelector(corpus.text, corpus.source, span.start, span.end) });
+      const sel = makeSelector(corpus.text, corpus.source, span.start, span.end);
+      if (sel.start !== span.start || sel.end !== span.end) bump(report, 'widened-to-crlf'); // a span edge inside a \r\n pair takes the whole pair
+      evidence.push(sel);
     }
     if (bad) { reject(bad); continue; }
     questions.push({ id, question, evidence, match: 'all', tags: ['chroma', corpusId] });
@@ -110,6 +112,7 @@ export function importChroma(csvFile: string, opts: ImportOptions): ImportResult
   }
   report.documents = corpora.size;
   report.notes.push(astral ? 'start_index/end_index converted from Python code points to UTF-16 code units (some corpora contain characters outside the BMP).' : 'start_index/end_index are Python code points; converted to UTF-16 code units (identical here: the corpora have no characters outside the BMP).');
+  if (report.counts['widened-to-crlf']) report.notes.push(`${report.counts['widened-to-crlf']} reference(s) began or ended inside a \\r\\n pair; the evidence takes the whole pair.`);
   if (documents.length) report.notes.push(`the corpora lie outside the workspace: copied ${documents.length} file(s) under corpora/ so sources stay relative to the workspace.`);
   if (report.counts['repeated-text-reference']) report.notes.push(`${report.counts['repeated-text-reference']} reference(s) quote text that occurs more than once in its corpus; prefix/suffix from the cited offsets pin the occurrence.`);
   return { groundTruth: { spanproof: 1, corpus: 'chroma', questions }, documents, report };

@@ -44,9 +44,13 @@ test('Chroma import: a reference at random code-point offsets resolves to the sa
     const res = importChroma(path.join(dir, 'q.csv'), { workspace: dir });
     assert.equal(res.report.converted, 1, JSON.stringify(res.report.rejected));
     const ev = res.groundTruth.questions[0].evidence[0];
-    assert.equal(ev.exact, quote);
-    assert.equal(text.slice(ev.start!, ev.end!), quote);
-    assert.equal(ev.start, before.length);
+    // a span edge inside a \r\n pair is widened to the whole pair (never split a CRLF, SPEC §4), and counted
+    const s16 = before.length - (before.endsWith('\r') && quote.startsWith('\n') ? 1 : 0);
+    const e16 = before.length + quote.length + (quote.endsWith('\r') && after.startsWith('\n') ? 1 : 0);
+    assert.equal(ev.start, s16);
+    assert.equal(ev.end, e16);
+    assert.equal(ev.exact, text.slice(s16, e16));
+    assert.equal(res.report.counts['widened-to-crlf'] ?? 0, s16 !== before.length || e16 !== before.length + quote.length ? 1 : 0);
   }), { numRuns: 100 });
   rmSync(dir, { recursive: true, force: true });
 });
