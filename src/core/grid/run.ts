@@ -93,7 +93,10 @@ export async function runGrid(params: GridRunParams, hooks: GridHooks = {}): Pro
       stageMs[name] = (stageMs[name] ?? 0) + performance.now() - t;
     }
   };
+  let engineTotalUnits = 1;
   const progress = (done: number, total: number, stage: string) => hooks.onProgress?.({ done, total, stage });
+  /** After the engine: the bar stays full while metrics and files are produced. */
+  const progressAfter = (stage: string) => progress(engineTotalUnits, engineTotalUnits, stage);
 
   progress(0, 1, 'load');
   const corpus = await timeStage('load', () => loadCorpus(workspace, { include: settings.include, exclude: settings.exclude, maxFileBytes: settings.maxFileBytes }));
@@ -202,6 +205,7 @@ export async function runGrid(params: GridRunParams, hooks: GridHooks = {}): Pro
           stages: resident?.stages,
         },
         onProgress: (p) => {
+          engineTotalUnits = p.total;
           progress(p.done, p.total, p.stage);
           if (run && performance.now() - lastRunJson > 1000) {
             lastRunJson = performance.now();
@@ -215,7 +219,7 @@ export async function runGrid(params: GridRunParams, hooks: GridHooks = {}): Pro
     chunkCache.flush();
     for (const st of out.stages) if (st.error) warnings.push(st.error);
 
-    progress(0, 1, 'metrics');
+    progressAfter('metrics');
     const chunksOf = new Map(out.stages.map((s) => [s.chunker, s.chunks]));
     const failedItems = out.items.filter((i) => i.status === 'failed');
     for (const f of failedItems.slice(0, 20)) warnings.push(`item ${f.question} × ${f.config} failed: ${f.error}`);
@@ -266,7 +270,7 @@ export async function runGrid(params: GridRunParams, hooks: GridHooks = {}): Pro
 
     const records = out.items.map((it) => questionRecord(it, chunksOf.get(it.chunker) ?? [], settings.k));
     if (runDir && run) {
-      progress(0, 1, 'write');
+      progressAfter('write');
       const qOrder = new Map(questions.map((q, i) => [q.id, i]));
       const sorted = [...records].sort((a, b) => (qOrder.get(a.question)! - qOrder.get(b.question)!) || (a.config < b.config ? -1 : a.config > b.config ? 1 : 0));
       writeFileAtomic(join(runDir, 'results.json'), stableStringify(results, 2) + '\n');
