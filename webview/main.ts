@@ -19,12 +19,13 @@ import { CAUSE_ADVICE, CAUSE_ORDER, Chart, baseOptions, palette } from './charts
 // ------------------------------------------------------------------------------------------------
 // State
 
-type Tab = 'ranking' | 'matrix' | 'causes' | 'tau' | 'question' | 'history';
+type Tab = 'ranking' | 'matrix' | 'causes' | 'tau' | 'bias' | 'question' | 'history';
 const TABS: Array<[Tab, string]> = [
   ['ranking', 'Ranking'],
   ['matrix', 'Matrix'],
   ['causes', 'Causes'],
   ['tau', 'τ sweep'],
+  ['bias', 'Bias study'],
   ['question', 'Question'],
   ['history', 'History'],
 ];
@@ -37,6 +38,7 @@ interface UiState {
   config?: string;
   compare?: [string, string];
   causeConfig?: string;
+  biasAuthor?: string;
 }
 
 const ui: UiState = { tab: 'ranking', sort: { key: 'rank', dir: 'ascending' }, ...(getState<UiState>() ?? {}) };
@@ -153,7 +155,7 @@ function tabs(): HTMLElement {
     list.appendChild(b);
   });
   const panel = h('section', { role: 'tabpanel', class: 'tabpanel', 'data-panel': ui.tab, 'aria-label': TABS.find((t) => t[0] === ui.tab)![1] });
-  const views: Record<Tab, () => Node> = { ranking: rankingView, matrix: matrixView, causes: causesView, tau: tauView, question: questionView, history: historyView };
+  const views: Record<Tab, () => Node> = { ranking: rankingView, matrix: matrixView, causes: causesView, tau: tauView, bias: biasView, question: questionView, history: historyView };
   panel.appendChild(views[ui.tab]());
   return h('div', {}, list, panel);
 }
@@ -485,6 +487,112 @@ function tauView(): Node {
     h('tbody', {}, rs.map((r) => h('tr', {}, h('td', {}, h('code', {}, r.id)), taus.map((t) => h('td', { class: 'num' }, fmt(r.c.tauSweep[t]?.mean)))))),
   );
   return h('div', {}, h('p', { class: 'muted' }, 'How hit@k depends on the coverage threshold τ. A steep drop near 1.0 means chunks cut the evidence.'), box, table);
+}
+
+// ------------------------------------------------------------------------------------------------
+// Bias study (SPEC §7.5)
+
+const ci = (m: { mean: number; lo: number; hi: number } | undefined, signed = false) =>
+  m ? `${signed && m.mean >= 0 ? '+' : ''}${fmt(m.mean)} [${fmt(m.lo)}, ${fmt(m.hi)}]` : '—';
+
+function biasView(): Node {
+  const host = h('div', { 'data-testid': 'bias' }, h('p', { class: 'muted' }, 'Computing the bias study…'));
+  if (!ui.runDir) return host;
+  void request('biasStudy', { runDir: ui.runDir })
+    .then((study) => {
+      clear(host);
+      const pal = palette();
+      const thetas = study.thetas.map(String);
+      append(host, [
+        h(
+          'p',
+          { class: 'muted' },
+          'Chunk-ID ground truth is labelled with one "author" chunker. For each author A, the chunks of A holding the evidence become the relevant IDs; every config is then scored by ID matching (a chunk counts when its IoU with a relevant chunk ≥ θ) and by span alignment. ',
+          h('strong', {}, 'Bias'),
+          ` = A's advantage under ID matching − its advantage under span alignment (paired 95% CI): the part of A's lead that the labelling creates. k = ${study.k}, τ = ${study.tau}.`,
+        ),
+      ]);
+      const box = h('div', { class: 'chart' });
+      const canvas = h('canvas', { role: 'img', 'aria-label': 'Bias per author chunker and θ with 95% CI; the tables below have the numbers' });
+      box.appendChild(canvas);
+      host.appendChild(box);
+      charts.push(
+        new Chart(canvas, {
+          type: 'barWithErrorBars',
+          data: {
+            labels: study.authors.map((a) => a.author),
+            datasets: thetas.map((t, i) => ({
+              label: `θ = ${t}`,
+              data: study.authors.map((a) => ({ y: a.bias[t]?.mean ?? 0, yMin: a.bias[t]?.lo ?? 0, yMax: a.bias[t]?.hi ?? 0 })),
+              backgroundColor: pal.series[i % pal.series.length],
+              errorBarColor: pal.fg,
+              errorBarWhiskerColor: pal.fg,
+            })),
+          },
+          options: {
+            ...baseOptions(pal),
+            scales: {
+              x: { title: { display: true, text: 'author chunker (labels the IDs)', color: pal.fg }, ticks: { color: pal.fg }, grid: { color: pal.grid } },
+              y: { title: { display: true, text: `bias in hit@${study.k}`, color: pal.fg }, ticks: { color: pal.fg }, grid: { color: pal.grid } },
+            },
+          } as never,
+        } as never),
+      );
+      host.appendChild(
+        h(
+          'table',
+          { class: 'grid', 'aria-label': 'Author advantage and bias per θ' },
+          h('thead', {}, h('tr', {}, ['Author', 'Labelled questions', 'Span advantage', ...thetas.map((t) => `ID advantage θ=${t}`), ...thetas.map((t) => `Bias θ=${t}`)].map((x) => h('th', { scope: 'col' }, x)))),
+          h(
+            'tbody',
+            {},
+            study.authors.map((a) =>
+              h(
+                'tr',
+                {},
+                h('td', {}, h('code', {}, a.author)),
+                h('td', { class: 'num' }, `${a.questions}${a.unlabelled.length ? ` (${a.unlabelled.length} unlabelled)` : ''}`),
+                h('td', { class: 'num' }, ci(a.spanAdvantage, true)),
+                thetas.map((t) => h('td', { class: 'num' }, ci(a.idAdvantage[t], true))),
+                thetas.map((t) => h('td', { class: `num${a.bias[t]?.significant ? ' significant' : ''}` }, ci(a.bias[t], true), a.bias[t]?.significant ? ' *' : '')),
+              ),
+            ),
+          ),
+        ),
+      );
+      host.appendChild(h('p', { class: 'muted' }, '* = the 95% CI excludes 0.'));
+      const author = ui.biasAuthor ?? study.authors[0]?.author;
+      const pick = h('vscode-single-select', { 'aria-label': 'Author chunker' });
+      for (const a of study.authors) pick.appendChild(h('vscode-option', { value: a.author, ...(a.author === author ? { selected: true } : {}) }, a.author));
+      pick.addEventListener('change', () => {
+        ui.biasAuthor = (pick as unknown as { value: string }).value;
+        save();
+        render();
+      });
+      const a = study.authors.find((x) => x.author === author);
+      host.appendChild(h('h2', {}, 'Per config, with IDs labelled by ', pick));
+      if (a) {
+        host.appendChild(
+          h(
+            'table',
+            { class: 'grid', 'aria-label': 'Per-config span and ID hit@k' },
+            h('thead', {}, h('tr', {}, ['Config', `span hit@${study.k}`, ...thetas.map((t) => `ID hit@${study.k} θ=${t}`)].map((x) => h('th', { scope: 'col' }, x)))),
+            h(
+              'tbody',
+              {},
+              a.configs.map((c) =>
+                h('tr', { class: c.isAuthor ? 'recommended' : '' }, h('td', {}, h('code', {}, c.config), c.isAuthor ? ' (author)' : ''), h('td', { class: 'num' }, ci(c.span)), thetas.map((t) => h('td', { class: 'num' }, ci(c.id[t])))),
+              ),
+            ),
+          ),
+        );
+      }
+    })
+    .catch((e: Error) => {
+      clear(host);
+      host.appendChild(h('p', {}, `The bias study is not available for this run: ${e.message}`));
+    });
+  return host;
 }
 
 // ------------------------------------------------------------------------------------------------

@@ -5,9 +5,10 @@
  */
 import { randomBytes } from 'node:crypto';
 import * as path from 'node:path';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import * as vscode from 'vscode';
-import { readRun, listRuns } from '../core/runs';
+import { readRun, listRuns, writeFileAtomic } from '../core/runs';
+import { readBiasInputFromRun, runBiasStudy, type BiasStudy } from '../core/bias';
 import { decodeDocument } from '../core/corpus';
 import { isWebviewToHost, type ErrorPayload, type GridRunResult, type HostToWebview, type WebviewToHost } from '../shared/protocol';
 import type { Spanproof } from './spanproof';
@@ -143,6 +144,20 @@ export class ResultsPanel implements vscode.WebviewPanelSerializer, vscode.Dispo
       case 'cancelEvaluation':
         this.sp.runner.cancel();
         return null;
+      case 'biasStudy': {
+        // Same file as `spanproof bias`; computed once (≈ 0.5 s for 20 questions × 30 configs) and cached.
+        const file = path.join(msg.params.runDir, 'bias.json');
+        if (existsSync(file)) return JSON.parse(readFileSync(file, 'utf8')) as BiasStudy;
+        const study = await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: 'Spanproof: bias study' }, async () =>
+          runBiasStudy(readBiasInputFromRun(msg.params.runDir)),
+        );
+        try {
+          writeFileAtomic(file, `${JSON.stringify(study, null, 2)}\n`);
+        } catch {
+          // a read-only run folder: show it without caching
+        }
+        return study;
+      }
       case 'exportReport':
         await vscode.commands.executeCommand('spanproof.exportReport', msg.params.runDir);
         return null;

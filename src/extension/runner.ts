@@ -84,6 +84,8 @@ export class Runner implements vscode.Disposable {
               workspace: store.folder.uri.fsPath,
               groundTruthFile: store.file,
               settings,
+              // Chunks are kept so the panel can run the chunk-ID bias study (SPEC §7.5) on this run.
+              keepChunks: !oneQuestion,
               ...(oneQuestion ? { questionIds, writeRun: false, returnRecords: true } : {}),
               ...(this.faultInjection ? { faultInjection: this.faultInjection } : {}),
             },

@@ -203,6 +203,8 @@ export interface WebviewMethods {
   runEvaluation: { params: { questionIds?: string[] }; result: null };
   cancelEvaluation: { params: Record<string, never>; result: null };
   exportReport: { params: { runDir: string; format: 'md' | 'html' | 'csv' }; result: { file: string } | null };
+  /** The chunk-ID bias study (SPEC §7.5) of a run kept with chunks: `<runDir>/bias.json`, computed and cached on first request. */
+  biasStudy: { params: { runDir: string }; result: import('../core/bias').BiasStudy };
 }
 export type WebviewMethod = keyof WebviewMethods;
 

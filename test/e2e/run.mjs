@@ -15,6 +15,7 @@ const { repo, sleep, join, existsSync, readFileSync } = H;
 execFileSync(join(repo, 'test', 'e2e', 'install.sh'), { stdio: 'inherit' });
 if (!process.env.SPANPROOF_E2E_SKIP_BUILD) execFileSync('node', ['scripts/build.mjs'], { cwd: repo, stdio: 'inherit' });
 
+rmSync(H.outDir, { recursive: true, force: true });
 const only = process.env.SPANPROOF_E2E_ONLY?.split(',').map(Number);
 const results = [];
 const itDir = H.tempDir('spanproof-it-');
@@ -144,6 +145,15 @@ try {
     await frame.locator('button[data-sort="rank"]').click();
     await sleep(300);
     await H.shot(page, '2-results-panel');
+    // Bias study of the run (chunks kept by the extension's runs).
+    await frame.locator('[data-tab="bias"]').click();
+    await frame.locator('[data-testid=bias] table').first().waitFor({ timeout: 60000 });
+    const authors = await frame.locator('[data-testid=bias] table').first().locator('tbody tr').count();
+    if (authors !== 5) throw new Error(`bias study shows ${authors} author chunkers, expected 5`);
+    await sleep(500);
+    await H.shot(page, '2-bias-study');
+    await frame.locator('[data-tab="ranking"]').click();
+    await sleep(500);
   });
 
   await scenario(3, 'matrix-miss-to-detail-to-editor', async (page) => {
@@ -155,6 +165,7 @@ try {
     await sleep(1500);
     await H.runCommand(page, 'Spanproof: Show Results');
     const frame = await H.webviewFrame(page);
+    await frame.locator('[data-tab="ranking"]').click({ timeout: 30000 }); // the panel may restore another tab
     await frame.locator('[data-testid=ranking-table]').waitFor({ timeout: 30000 });
     await frame.locator('[data-tab="matrix"]').click();
     const canvas = frame.locator('[data-testid=matrix]');
