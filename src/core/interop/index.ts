@@ -99,7 +99,7 @@ export { alignExcerpt, type Alignment } from './align';
 export { importChroma } from './chroma';
 export { importSquad } from './squad';
 export { importRagas } from './ragas';
-export { importWeknora, readWeknoraFolder, weknoraPassageSource, type WeknoraDataset } from './weknora';
+export { importWeknora, readWeknoraFolder, weknoraId, weknoraPassageSource, type WeknoraDataset } from './weknora';
 export { importPathwayCuad, readCuadTsv, type CuadTable } from './pathway-cuad';
 export { cuadHitIndex, cuadRetrievalMetrics, type CuadHitOptions, type CuadRetrievalMetrics } from './cuad-hit';
 export { stringSimJudge, type StringSimOptions, type StringSimVerdict, passFailGrid, type PassFailGrid } from './string-judge';

@@ -29,7 +29,8 @@ export interface WeknoraDataset {
   missing: string[];
 }
 
-const idOf = (v: unknown): string | null => {
+/** A WeKnora ID cell as a string: BigInt (int64) and finite numbers in decimal, strings trimmed; `null` when unusable. */
+export const weknoraId = (v: unknown): string | null => {
   if (typeof v === 'bigint') return v.toString();
   if (typeof v === 'number' && Number.isFinite(v)) return String(v);
   if (typeof v === 'string' && v.trim()) return v.trim();
@@ -68,11 +69,11 @@ export async function readWeknoraFolder(dir: string): Promise<WeknoraDataset> {
   if (!qas) missing.push('qas.parquet');
   const text = (v: unknown): string => (typeof v === 'string' ? v : v == null ? '' : String(v));
   return {
-    queries: queries.map((r) => ({ id: idOf(r.id) ?? '', text: text(r.text) })),
-    corpus: corpus.map((r) => ({ id: idOf(r.id) ?? '', text: text(r.text) })),
-    answers: (answers ?? []).map((r) => ({ id: idOf(r.id) ?? '', text: text(r.text) })),
-    qrels: qrels.map((r) => ({ qid: idOf(r.qid) ?? '', pid: idOf(r.pid) ?? '', score: r.score === undefined || r.score === null ? 1 : Number(r.score) })),
-    qas: (qas ?? []).map((r) => ({ qid: idOf(r.qid) ?? '', aid: idOf(r.aid) ?? '' })),
+    queries: queries.map((r) => ({ id: weknoraId(r.id) ?? '', text: text(r.text) })),
+    corpus: corpus.map((r) => ({ id: weknoraId(r.id) ?? '', text: text(r.text) })),
+    answers: (answers ?? []).map((r) => ({ id: weknoraId(r.id) ?? '', text: text(r.text) })),
+    qrels: qrels.map((r) => ({ qid: weknoraId(r.qid) ?? '', pid: weknoraId(r.pid) ?? '', score: r.score === undefined || r.score === null ? 1 : Number(r.score) })),
+    qas: (qas ?? []).map((r) => ({ qid: weknoraId(r.qid) ?? '', aid: weknoraId(r.aid) ?? '' })),
     missing,
   };
 }

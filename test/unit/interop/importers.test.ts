@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { loadCorpus } from '../../../src/core/corpus';
 import { resolveGroundTruth, readGroundTruth } from '../../../src/core/groundtruth';
-import { runImport, writeImport, type ImportFormat, type ImportResult } from '../../../src/core/interop';
+import { runImport, weknoraId, weknoraPassageSource, writeImport, type ImportFormat, type ImportResult } from '../../../src/core/interop';
 import { isSpanproofError } from '../../../src/core/errors';
 
 const REPO = path.resolve(__dirname, '..', '..', '..');
@@ -260,4 +260,16 @@ test('shared data: weknora folder, both RAGAS JSONL files, and the full CUAD TSV
   assert.equal(cu.resolved, 15);
   assert.equal(cu.res.report.counts['no-clause'] + cu.res.report.counts['contract-missing'] + cu.res.report.converted + (cu.res.report.counts['empty-cell'] ?? 0), 1025);
   rmSync(cu.ws, { recursive: true, force: true });
+});
+
+test('weknoraId: int64 (BigInt) beyond 2^53, numbers and strings become the same decimal strings; unusable cells are null', () => {
+  assert.equal(weknoraId(9007199254740993n), '9007199254740993');
+  assert.equal(weknoraId(42n), '42');
+  assert.equal(weknoraId(42), '42');
+  assert.equal(weknoraId(' 42 '), '42');
+  assert.equal(weknoraId(''), null);
+  assert.equal(weknoraId(null), null);
+  assert.equal(weknoraId(Number.NaN), null);
+  assert.equal(weknoraPassageSource('42'), 'weknora/passage-42.txt');
+  assert.equal(weknoraPassageSource('doc/7 é'), 'weknora/passage-doc-7-e.txt');
 });
