@@ -9,7 +9,7 @@
  * to `hooks.charts` so the panel destroys them with its own.
  */
 import { ScatterController } from 'chart.js';
-import type { AnswerRecord, AnswersData, JudgeMetric, JudgeScore } from '../src/shared/answers';
+import { JUDGE_METRICS, type AnswerRecord, type AnswersData, type JudgeMetric, type JudgeScore } from '../src/shared/answers';
 import { Chart, baseOptions, palette } from './charts';
 import { clear, fmt, h } from './dom';
 
@@ -36,6 +36,11 @@ const METRIC_LABEL: Record<JudgeMetric, string> = {
   answerCorrectness: 'Answer correctness F1.5 (0–1)',
   booleanCorrectness: 'Correct (0/1)',
 };
+
+/** Metrics present in `obj`, in the order of JUDGE_METRICS (results.json writes keys sorted alphabetically). */
+function ordered(obj: object): JudgeMetric[] {
+  return JUDGE_METRICS.filter((m) => m in obj);
+}
 
 function scoreCell(s: JudgeScore | undefined): HTMLElement {
   if (!s) return h('span', { class: 'muted' }, '—');
@@ -64,7 +69,7 @@ function header(d: AnswersData): HTMLElement {
 function aggregateTable(d: AnswersData): HTMLElement | null {
   const s = d.summary;
   if (!s || s.configs.length === 0) return null;
-  const metrics = Object.keys(s.configs[0].metrics) as JudgeMetric[];
+  const metrics = ordered(s.configs[0].metrics);
   return h(
     'table',
     { class: 'answers-agg' },
@@ -138,7 +143,7 @@ function detail(d: AnswersData, rec: AnswerRecord, hooks: AnswersHooks): HTMLEle
       h(
         'tbody',
         {},
-        (Object.keys(rec.judges) as JudgeMetric[]).map((m) => {
+        ordered(rec.judges).map((m) => {
           const s = rec.judges[m]!;
           const claims = 'claims' in s && s.claims ? h('ul', { class: 'claims' }, s.claims.map((c) => h('li', { class: c.supported ? 'supported' : 'unsupported' }, c.supported ? '✓ ' : '✗ ', c.claim, h('span', { class: 'muted' }, ` — ${c.reason}`)))) : null;
           return h('tr', {}, h('th', { scope: 'row' }, METRIC_LABEL[m] ?? m), h('td', {}, scoreCell(s)), h('td', {}, s.reason, claims));

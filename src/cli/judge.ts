@@ -102,7 +102,7 @@ export function ledgerLine(l: LedgerFile): string {
 export function generationText(r: GenerationStageResult): string[] {
   const s = r.summary;
   const out = [`Answers: generator ${s.generatorModel}, judge ${s.judgeModel}${s.sameModel ? ' — WARNING: the same model generated and judged (judges favour their own output)' : ''}; ${r.records.length} answer(s)${r.status === 'cancelled' ? ' (cancelled: the answers finished so far were kept)' : ''}.`];
-  const metrics = Object.keys(s.configs[0]?.metrics ?? {}) as JudgeMetric[];
+  const metrics = JUDGE_METRICS.filter((m) => m in (s.configs[0]?.metrics ?? {}));
   for (const c of s.configs) {
     out.push(`  ${c.id}`);
     for (const m of metrics) {

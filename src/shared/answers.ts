@@ -1,10 +1,11 @@
 /**
  * The "Answers" tab's data and its webview request (SPEC §12, §14). Kept beside protocol.ts so the
  * panel can add it with one line: `WebviewMethods & AnswersWebviewMethods`, and the host answers
- * `loadAnswers` with `readAnswers(runDir)` from src/core/judge. Pure types; no Node or vscode imports.
+ * `loadAnswers` with `readAnswers(runDir)` from src/core/judge. Types plus the metric order; no Node or vscode imports.
  */
 import type { AnswerRecord, AnswersSummary, LedgerFile } from '../core/judge/types';
 
+export { JUDGE_METRICS } from '../core/judge/types';
 export type { AnswerRecord, AnswersSummary, LedgerFile, JudgeMetric, JudgeScore, AnswerAggregate, CorrelationCI } from '../core/judge/types';
 
 /** Everything the Answers tab shows for one run; null from `loadAnswers` when the run has no answers. */
