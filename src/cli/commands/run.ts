@@ -180,6 +180,7 @@ export function register(program: Command, setExit: SetExit): void {
         process.stdout.write(`${stableStringify({ ...result.results, runDir: result.runDir }, 2)}\n`);
       } else {
         for (const w of result.warnings) process.stderr.write(`warning: ${w}\n`);
+        if (result.results.questions === 0) process.stderr.write(`warning: no question could be scored (${acc.resolved} of ${acc.total} resolved); run \`spanproof validate\` to see why and fix the ground truth.\n`);
         const out: string[] = [];
         out.push(`Acceptance: ${acc.resolved}/${acc.total} questions resolved${acc.total ? ` (${((100 * acc.resolved) / acc.total).toFixed(1)}%)` : ''}; stale ${acc.stale.length}, ambiguous ${acc.ambiguous.length}, rejected ${acc.rejected.length} (excluded, not scored).`);
         if (result.runDir) {

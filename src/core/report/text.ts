@@ -3,7 +3,7 @@
  */
 import { CAUSES } from '../types';
 import type { ReportModel } from './model';
-import { ci, ms } from './format';
+import { ci, f3, ms } from './format';
 
 const SHORT: Record<string, string> = {
   'chunker-destroyed': 'destr',
@@ -21,8 +21,8 @@ export function rankingTable(m: ReportModel, limit = Infinity): string {
     String(r.ranking?.rank ?? '-'),
     r.config.id + (r.config.id === m.recommended ? ' *' : ''),
     ci(r.config.metrics[metric as keyof typeof r.config.metrics]),
-    r.config.metrics.mrr ? r.config.metrics.mrr.mean.toFixed(3) : 'n/a',
-    Number.isFinite(r.config.contextChars) ? String(Math.round(r.config.contextChars)) : 'n/a',
+    f3(r.config.metrics.mrr?.mean),
+    Number.isFinite(r.config.contextChars ?? NaN) ? String(Math.round(r.config.contextChars)) : 'n/a',
     ms(r.latencyMs),
     r.ranking?.pareto ? 'P' : '',
     ...CAUSES.map((c) => String(r.config.causes[c] ?? 0)),
