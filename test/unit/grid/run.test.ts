@@ -119,3 +119,21 @@ test('questions.jsonl coverage@5, hit@5 and rr recompute from the result lists a
     assert.ok(c.tauSweep['0.3'].mean >= c.tauSweep['1'].mean, 'hit@k can only fall as τ rises');
   }
 });
+
+test('a ground truth with no resolvable question runs to the end and renders (nothing scored, nothing averaged)', async () => {
+  const { rankingTable, buildReportModel, renderHtml } = await import('../../../src/core/report');
+  const root = tmp('allstale');
+  const gt = JSON.parse(readFileSync(MINI_GT, 'utf8'));
+  for (const q of gt.questions) for (const e of q.evidence) { e.exact = 'no such sentence anywhere in the corpus'; delete e.start; delete e.end; }
+  const gtFile = join(root, 'gt.json');
+  writeFileSync(gtFile, JSON.stringify(gt));
+  const r = await runGrid({ workspace: MINI, groundTruthFile: gtFile, settings: smallSettings({ chunkers: ['heading'] }), runsRoot: join(root, 'runs'), cacheDir: join(root, 'cache') });
+  assert.equal(r.results.questions, 0);
+  assert.equal(r.results.acceptance.stale.length, 10);
+  assert.equal(r.ranking.length, 0);
+  for (const c of r.results.configs) assert.equal(c.scored, 0);
+  const data = readRun(r.runDir!);
+  assert.equal(data.questions.length, 0);
+  assert.match(rankingTable(buildReportModel(data)), /heading\/bm25\/none +n\/a/);
+  assert.match(renderHtml(data), /stale: mini-01/);
+});
