@@ -9,6 +9,7 @@ import { readFileSync, writeFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { runGrid } from '../../../src/core/grid/run';
 import { readRun } from '../../../src/core/runs';
+import { buildReportModel, rankingTable, renderHtml } from '../../../src/core/report';
 import type { QuestionRecord } from '../../../src/core/runs';
 import { MINI, MINI_GT, readText, smallSettings, tmp } from './helpers';
 
@@ -121,7 +122,6 @@ test('questions.jsonl coverage@5, hit@5 and rr recompute from the result lists a
 });
 
 test('a ground truth with no resolvable question runs to the end and renders (nothing scored, nothing averaged)', async () => {
-  const { rankingTable, buildReportModel, renderHtml } = await import('../../../src/core/report');
   const root = tmp('allstale');
   const gt = JSON.parse(readFileSync(MINI_GT, 'utf8'));
   for (const q of gt.questions) for (const e of q.evidence) { e.exact = 'no such sentence anywhere in the corpus'; delete e.start; delete e.end; }
