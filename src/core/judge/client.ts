@@ -103,6 +103,8 @@ export class ChatClient {
   private readonly api: OpenAI;
   /** Set by the first fatal reply (401/403/404): later calls fail at once without a request. */
   private halted: RequestFailure | null = null;
+  /** Per-model request adaptations learnt from 400 replies (see chat). */
+  private readonly quirks = new Map<string, { maxCompletionTokens?: boolean; noTemperature?: boolean }>();
   private readonly o: Required<Omit<ChatClientOptions, 'apiKey' | 'cache' | 'prices'>> & Pick<ChatClientOptions, 'cache'>;
 
   constructor(opts: ChatClientOptions) {
@@ -151,8 +153,14 @@ export class ChatClient {
         let failure: RequestFailure;
         let wait: number | null = null;
         try {
+          const quirks = this.quirks.get(req.model) ?? {};
           const res = await this.api.chat.completions.create(
-            { model: req.model, messages: req.messages, temperature: body.temperature, ...(req.maxTokens ? { max_tokens: req.maxTokens } : {}) },
+            {
+              model: req.model,
+              messages: req.messages,
+              ...(quirks.noTemperature ? {} : { temperature: body.temperature }),
+              ...(req.maxTokens ? (quirks.maxCompletionTokens ? { max_completion_tokens: req.maxTokens } : { max_tokens: req.maxTokens }) : {}),
+            },
             { signal },
           );
           const choice = res.choices?.[0];
@@ -174,6 +182,22 @@ export class ChatClient {
             const s = e.status;
             if (s === 401 || s === 403) throw (this.halted ??= new RequestFailure('fatal', `the endpoint refused the request (HTTP ${s}): check the API key (SPANPROOF_API_KEY or the key stored in VS Code).`, s));
             if (s === 404) throw (this.halted ??= new RequestFailure('fatal', `the endpoint has no model "${req.model}" or no chat-completions route (HTTP 404): check the model name and that the base URL ends in /v1.`, s));
+            // OpenAI reasoning models reject `max_tokens` (want `max_completion_tokens`) and a temperature
+            // other than the default: adapt once per model and ask again (the rejected request is in the ledger).
+            if (s === 400) {
+              const q = this.quirks.get(req.model) ?? {};
+              const msg = String(e.message);
+              if (!q.maxCompletionTokens && /max_tokens/.test(msg) && /max_completion_tokens/.test(msg)) {
+                this.quirks.set(req.model, { ...q, maxCompletionTokens: true });
+                attempt--;
+                continue;
+              }
+              if (!q.noTemperature && /temperature/i.test(msg) && /(unsupported|not support|only the default)/i.test(msg)) {
+                this.quirks.set(req.model, { ...q, noTemperature: true });
+                attempt--;
+                continue;
+              }
+            }
             failure = new RequestFailure(s === 429 ? 'rate-limited' : 'http', `HTTP ${s}: ${String(e.message).slice(0, 200)}`, s);
             if (!(s === 408 || s === 409 || s === 429 || s >= 500)) throw failure;
             wait = retryAfterMs(e.headers as Headers | undefined);

@@ -33,7 +33,11 @@ export class RequestLimiter {
   readonly concurrency: number;
   readonly intervalMs: number;
 
-  constructor(concurrency: number, requestsPerMinute: number) {
+  constructor(
+    concurrency: number,
+    requestsPerMinute: number,
+    private readonly clock: { now(): number; sleep(ms: number, signal?: AbortSignal): Promise<void> } = { now: Date.now, sleep },
+  ) {
     this.concurrency = Math.max(1, Math.floor(concurrency) || 1);
     this.intervalMs = requestsPerMinute > 0 ? 60000 / requestsPerMinute : 0;
   }
@@ -59,10 +63,10 @@ export class RequestLimiter {
     // The slot is ours from here (a waiter inherits the releaser's slot).
     try {
       if (this.intervalMs > 0) {
-        const now = Date.now();
+        const now = this.clock.now();
         const start = Math.max(now, this.nextStart);
         this.nextStart = start + this.intervalMs;
-        await sleep(start - now, signal);
+        if (start > now) await this.clock.sleep(start - now, signal);
       }
     } catch (e) {
       this.release();

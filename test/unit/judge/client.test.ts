@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ChatClient, RequestFailure, ReplyCache, judgeAnswer, generateAndJudge, type GenerationItem } from '../../../src/core/judge';
+import { ChatClient, RequestFailure, ReplyCache, RequestLimiter, judgeAnswer, generateAndJudge, type GenerationItem } from '../../../src/core/judge';
 import { startFakeServer, type FakeRequest, type Scripted } from './fakeServer';
 
 const MSG = [{ role: 'user' as const, content: 'hello' }];
@@ -198,6 +198,36 @@ test('what is sent: the key as a Bearer token, the chat body, and no platform he
     assert.equal(h.authorization, 'Bearer sk-test-key');
     for (const name of Object.keys(h)) assert.ok(!name.startsWith('x-stainless'), `${name} is not sent`);
     assert.deepEqual(srv.requests[0].messages, MSG);
+  } finally {
+    await srv.close();
+  }
+});
+
+test('requests-per-minute spacing: starts 60000/rpm ms apart (injected clock)', async () => {
+  const waits: number[] = [];
+  const lim = new RequestLimiter(8, 60, { now: () => 0, sleep: async (ms) => void waits.push(ms) });
+  for (let i = 0; i < 3; i++) (await lim.acquire())();
+  assert.deepEqual(waits, [1000, 2000], 'first at once, then 1 s and 2 s after the clock start');
+});
+
+test('a model that rejects max_tokens / temperature (OpenAI reasoning models) is adapted once and asked again', async () => {
+  const srv = await startFakeServer({
+    script: (r) => {
+      if (r.body && 'max_tokens' in r.body) return { status: 400, body: JSON.stringify({ error: { message: "Unsupported parameter: 'max_tokens' is not supported with this model. Use 'max_completion_tokens' instead.", type: 'invalid_request_error' } }) };
+      if (r.body && r.body.temperature === 0) return { status: 400, body: JSON.stringify({ error: { message: "Unsupported value: 'temperature' does not support 0 with this model. Only the default (1) value is supported.", type: 'invalid_request_error' } }) };
+      return { content: 'ok' };
+    },
+  });
+  try {
+    const c = new ChatClient({ endpoint: srv.url, retries: 0 });
+    const r = await c.chat({ model: 'o-model', messages: MSG, promptVersion: 'p', maxTokens: 64 });
+    assert.equal(r.content, 'ok');
+    assert.equal(srv.requests.length, 3);
+    assert.equal(srv.requests[2].body!.max_completion_tokens, 64);
+    assert.equal('temperature' in srv.requests[2].body!, false);
+    await c.chat({ model: 'o-model', messages: [{ role: 'user', content: 'again' }], promptVersion: 'p', maxTokens: 64 });
+    assert.equal(srv.requests.length, 4, 'learnt once per model');
+    assert.equal(c.ledger.snapshot({ status: 'succeeded', items: { done: 0, total: 0 }, sameModel: false }).requests, 4);
   } finally {
     await srv.close();
   }

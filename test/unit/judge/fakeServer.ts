@@ -20,6 +20,8 @@ export interface FakeRequest {
   model: string;
   messages: Array<{ role: string; content: string }>;
   kind: 'generate' | 'claims' | 'verify' | 'boolean' | 'scale' | 'repair' | 'other';
+  /** The parsed JSON body. */
+  body?: Record<string, unknown>;
   /** HTTP headers as received (lower-case names). */
   headers?: Record<string, string | string[] | undefined>;
 }
@@ -107,13 +109,13 @@ export async function startFakeServer(o: FakeServerOptions = {}): Promise<FakeSe
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      let body: { model?: string; messages?: FakeRequest['messages'] } = {};
+      let body: { model?: string; messages?: FakeRequest['messages']; [k: string]: unknown } = {};
       try {
         body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
       } catch {
         /* logged as other */
       }
-      const fr: FakeRequest = { n: state.requests.length + 1, model: body.model ?? '', messages: body.messages ?? [], kind: kindOf(body.messages ?? []), headers: req.headers };
+      const fr: FakeRequest = { n: state.requests.length + 1, model: body.model ?? '', messages: body.messages ?? [], kind: kindOf(body.messages ?? []), headers: req.headers, body };
       state.requests.push(fr);
       state.inFlight++;
       state.maxInFlight = Math.max(state.maxInFlight, state.inFlight);
