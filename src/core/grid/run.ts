@@ -26,6 +26,7 @@ import { runEngine, engineTotal, type EngineOutput, type ItemRecord } from './en
 import { aggregate } from './aggregate';
 import { explainConfig } from './explain';
 import { buildRanking } from './ranking';
+import { parseRunSettings } from './settings';
 import { ChunkCache } from './chunkCache';
 import type { ResidentState } from './resident';
 
@@ -80,7 +81,8 @@ function errorPayload(e: unknown): { code: string; message: string } {
 /** Runs the grid and writes the run directory (unless `params.writeRun === false`). */
 export async function runGrid(params: GridRunParams, hooks: GridHooks = {}): Promise<GridRunResult> {
   const t0 = performance.now();
-  const settings = params.settings;
+  // Validate whatever the host sent (VS Code settings can hold anything): errors name the key.
+  const settings = parseRunSettings(params.settings, 'settings');
   const workspace = resolve(params.workspace);
   const writeRun = params.writeRun !== false;
   const warnings: string[] = [];
