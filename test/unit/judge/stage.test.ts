@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ChatClient, JUDGE_METRICS, ReplyCache, readAnswers as readAnswersData, aggregateAnswers, combineRepeats, defaultGenerateConfigs, runGenerationStage, type AnswerRecord, type AnswersSummary, type LedgerFile } from '../../../src/core/judge';
+import { ChatClient, JUDGE_METRICS, ReplyCache, readAnswers as readAnswersData, answersMarkdown, aggregateAnswers, combineRepeats, defaultGenerateConfigs, runGenerationStage, type AnswerRecord, type AnswersSummary, type LedgerFile } from '../../../src/core/judge';
 import { isSpanproofError } from '../../../src/core/errors';
 import { ANSWERS, CONFIGS, makeRunDir } from './runFixture';
 import { startFakeServer } from './fakeServer';
@@ -83,6 +83,10 @@ test('generation stage writes answers, judges with reasons, unmeasured items, le
     assert.deepEqual(panel.ledger, l1);
     assert.equal(panel.questions.q2, 'Where do logs go?');
     assert.equal(readAnswersData(join(runDir, 'nope')), null);
+    const md = answersMarkdown(panel).join('\n');
+    assert.match(md, /\| faithfulness \| 0\.83 \[[0-9.]+, [0-9.]+\] \(3\/3\) \| 0\.00 \[0\.00, 0\.00\] \(3\/3\) \|/);
+    assert.match(md, /\| similarity \| 4\.00 \[4\.00, 4\.00\] \(2\/3\)/);
+    assert.doesNotMatch(md, /same model/);
     assert.ok(existsSync(join(workspace, '.spanproof', 'cache', 'judge')), 'default cache under the workspace');
 
     // Second run: zero requests, the same answers and the same results.json.
@@ -113,6 +117,7 @@ test('same model as generator and judge: refused before any request; allowed →
     assert.ok(answers.every((a) => a.sameModel === true));
     assert.equal(readLedger(runDir).sameModel, true);
     assert.equal(readSummary(runDir).sameModel, true);
+    assert.match(answersMarkdown(readAnswersData(runDir)).join('\n'), /Warning: the same model generated and judged/);
   } finally {
     await srv.close();
   }

@@ -1,0 +1,26 @@
+/**
+ * The answers section of a Markdown report (SPEC §14: a same-model run is flagged in every report).
+ * For the report module: `answersMarkdown(readAnswers(runDir))` returns lines to append (empty when
+ * the run has no answers).
+ */
+import type { AnswersData } from '../../shared/answers';
+import { JUDGE_METRICS } from './types';
+
+const f = (x: number | null | undefined, d = 2) => (x === null || x === undefined ? '—' : x.toFixed(d));
+
+/** Markdown lines: models, same-model warning, ledger, judge aggregates per config with measured/total, correlation. */
+export function answersMarkdown(d: AnswersData | null): string[] {
+  if (!d || !d.summary) return [];
+  const s = d.summary;
+  const o: string[] = ['## Answers (LLM judges)', ''];
+  o.push(`- generator **${s.generatorModel}**, judge **${s.judgeModel}** at \`${s.endpoint}\`${s.repeats > 1 ? `; ${s.repeats} repeats per judgement` : ''}${s.status === 'cancelled' ? '; **cancelled** (answers finished before the cancel)' : ''}`);
+  if (s.sameModel) o.push('- **Warning: the same model generated and judged these answers** — judges favour their own output.');
+  if (d.ledger) o.push(`- ledger: ${d.ledger.requests} request(s), ${d.ledger.cachedResponses} from the cache, ${d.ledger.promptTokens} prompt + ${d.ledger.completionTokens} completion tokens${d.ledger.cost !== undefined ? `, cost ${d.ledger.cost.toFixed(4)}` : ''}`);
+  o.push(`- prompts: ${Object.values(s.prompts).map((v) => `\`${v}\``).join(', ')}`, '');
+  const metrics = JUDGE_METRICS.filter((m) => m in (s.configs[0]?.metrics ?? {}));
+  o.push(`| metric | ${s.configs.map((c) => c.id).join(' | ')} |`, `|---|${s.configs.map(() => '---').join('|')}|`);
+  for (const m of metrics) o.push(`| ${m} | ${s.configs.map((c) => { const a = c.metrics[m]; return `${a.mean === null ? '—' : `${f(a.mean)} [${f(a.lo)}, ${f(a.hi)}]`} (${a.measured}/${a.total})`; }).join(' | ')} |`);
+  o.push(`| r(coverage@5, ${s.correlation.y}) | ${s.configs.map((c) => `${f(c.correlation.r)} [${f(c.correlation.lo)}, ${f(c.correlation.hi)}] n=${c.correlation.n}`).join(' | ')} |`, '');
+  o.push(`Pooled r(coverage@5, ${s.correlation.y}) = ${f(s.correlation.pooled.r)} [${f(s.correlation.pooled.lo)}, ${f(s.correlation.pooled.hi)}], n = ${s.correlation.pooled.n}. Means are over measured items only; unmeasured items (timeouts, refusals, unreadable replies, no reference answer) are counted in the total, never as 0.`, '');
+  return o;
+}
