@@ -15,17 +15,19 @@ import type { ConfigResult, MissDetail, QuestionRecord, RankingEntry, RunData, R
 import { getState, onNotify, request, send, setState } from './rpc';
 import { append, clear, fmt, h } from './dom';
 import { CAUSE_ADVICE, CAUSE_ORDER, Chart, baseOptions, palette } from './charts';
+import { renderAnswers } from './answers';
 
 // ------------------------------------------------------------------------------------------------
 // State
 
-type Tab = 'ranking' | 'matrix' | 'causes' | 'tau' | 'bias' | 'question' | 'history';
+type Tab = 'ranking' | 'matrix' | 'causes' | 'tau' | 'bias' | 'answers' | 'question' | 'history';
 const TABS: Array<[Tab, string]> = [
   ['ranking', 'Ranking'],
   ['matrix', 'Matrix'],
   ['causes', 'Causes'],
   ['tau', 'τ sweep'],
   ['bias', 'Bias study'],
+  ['answers', 'Answers'],
   ['question', 'Question'],
   ['history', 'History'],
 ];
@@ -39,6 +41,7 @@ interface UiState {
   compare?: [string, string];
   causeConfig?: string;
   biasAuthor?: string;
+  answers?: { config?: string; question?: string };
 }
 
 const ui: UiState = { tab: 'ranking', sort: { key: 'rank', dir: 'ascending' }, ...(getState<UiState>() ?? {}) };
@@ -155,7 +158,7 @@ function tabs(): HTMLElement {
     list.appendChild(b);
   });
   const panel = h('section', { role: 'tabpanel', class: 'tabpanel', 'data-panel': ui.tab, 'aria-label': TABS.find((t) => t[0] === ui.tab)![1] });
-  const views: Record<Tab, () => Node> = { ranking: rankingView, matrix: matrixView, causes: causesView, tau: tauView, bias: biasView, question: questionView, history: historyView };
+  const views: Record<Tab, () => Node> = { ranking: rankingView, matrix: matrixView, causes: causesView, tau: tauView, bias: biasView, answers: answersView, question: questionView, history: historyView };
   panel.appendChild(views[ui.tab]());
   return h('div', {}, list, panel);
 }
@@ -591,6 +594,31 @@ function biasView(): Node {
     .catch((e: Error) => {
       clear(host);
       host.appendChild(h('p', {}, `The bias study is not available for this run: ${e.message}`));
+    });
+  return host;
+}
+
+// ------------------------------------------------------------------------------------------------
+// Answers (SPEC §14; the tab's content is webview/answers.ts)
+
+function answersView(): Node {
+  const host = h('div', { 'data-testid': 'answers' }, h('p', { class: 'muted' }, 'Loading answers…'));
+  if (!ui.runDir) return host;
+  void request('loadAnswers', { runDir: ui.runDir })
+    .then((answers) =>
+      renderAnswers(host, answers, {
+        charts,
+        reveal: (source, start, end) => void request('revealSpan', { source, start, end }),
+        state: ui.answers ?? {},
+        onState: (st) => {
+          ui.answers = st;
+          save();
+        },
+      }),
+    )
+    .catch((e: Error) => {
+      clear(host);
+      host.appendChild(h('p', {}, `Could not read the answers of this run: ${e.message}`));
     });
   return host;
 }

@@ -2,7 +2,8 @@
  * The webview side of the typed host protocol (src/shared/protocol.ts): `ready` handshake,
  * request/response by `seq`, notifications, and persisted UI state (`vscode.setState`).
  */
-import type { HostToWebview, WebviewMethod, WebviewMethods, WebviewToHost } from '../src/shared/protocol';
+import type { HostToWebview, WebviewMethods as CoreMethods, WebviewToHost } from '../src/shared/protocol';
+import type { AnswersWebviewMethods } from '../src/shared/answers';
 import { isHostToWebview } from '../src/shared/protocol';
 
 interface VsCodeApi {
@@ -33,6 +34,10 @@ window.addEventListener('message', (ev: MessageEvent) => {
 export function send(m: WebviewToHost): void {
   api.postMessage(m);
 }
+
+/** The panel's requests: the core protocol plus the Answers tab's `loadAnswers` (src/shared/answers.ts). */
+export type WebviewMethods = CoreMethods & AnswersWebviewMethods;
+export type WebviewMethod = keyof WebviewMethods;
 
 export function request<M extends WebviewMethod>(method: M, params: WebviewMethods[M]['params']): Promise<WebviewMethods[M]['result']> {
   const s = ++seq;

@@ -9,6 +9,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import * as vscode from 'vscode';
 import { readRun, listRuns, writeFileAtomic } from '../core/runs';
 import { readBiasInputFromRun, runBiasStudy, type BiasStudy } from '../core/bias';
+import { readAnswers } from '../core/judge';
 import { decodeDocument } from '../core/corpus';
 import { isWebviewToHost, type ErrorPayload, type GridRunResult, type HostToWebview, type WebviewToHost } from '../shared/protocol';
 import type { Spanproof } from './spanproof';
@@ -119,6 +120,9 @@ export class ResultsPanel implements vscode.WebviewPanelSerializer, vscode.Dispo
 
   private async handle(msg: Extract<WebviewToHost, { type: 'request' }>): Promise<unknown> {
     const f = this.sp.primary();
+    // The Answers tab's request (src/shared/answers.ts, merged into the panel's protocol).
+    const extra = msg as unknown as { method: string; params: { runDir: string } };
+    if (extra.method === 'loadAnswers') return readAnswers(extra.params.runDir);
     switch (msg.method) {
       case 'listRuns':
         return f ? listRuns(f.runs.runsRoot) : [];

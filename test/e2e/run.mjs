@@ -152,6 +152,12 @@ try {
     if (authors !== 5) throw new Error(`bias study shows ${authors} author chunkers, expected 5`);
     await sleep(500);
     await H.shot(page, '2-bias-study');
+    // Answers tab (SPEC §14): this run generated no answers, and the tab says so.
+    await frame.locator('[data-tab="answers"]').click();
+    await H.waitFor(async () => {
+      const t = (await frame.locator('[data-testid=answers]').textContent()) ?? '';
+      return t.length > 0 && !t.includes('Loading answers');
+    }, 'answers tab rendered');
     await frame.locator('[data-tab="ranking"]').click();
     await sleep(500);
   });
