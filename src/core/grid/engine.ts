@@ -233,22 +233,24 @@ export async function runEngine(input: EngineInput): Promise<EngineOutput> {
       st.chunkMs = performance.now() - t;
       st.chunks = chunks;
       await tick(1);
+      // Chunk embedding is started first: onnxruntime runs the session off the JS thread, so the
+      // (synchronous) BM25 build overlaps it. `embedMs` is the wall time until the matrix is ready.
       await setStage(`index:${chunker}`);
       t = performance.now();
-      if (mine.some((c) => c.retriever !== 'dense')) bm25 = memo?.bm25 ?? Bm25Index.build(chunks);
-      st.bm25Ms = performance.now() - t;
-      await tick(1);
-      await setStage(`embed:${chunker}`);
-      t = performance.now();
-      if (mine.some((c) => c.retriever !== 'bm25')) {
-        dense = memo?.dense ?? null;
-        if (!dense) {
-          const matrix = input.caches?.embedChunks
-            ? await input.caches.embedChunks(chunks, chunker, embedder)
-            : await embedder.embed(chunks.map((c) => c.text));
-          dense = new DenseIndex(matrix, embedder.dim);
-        }
+      let matrixP: Promise<Float32Array> | null = null;
+      if (mine.some((c) => c.retriever !== 'bm25') && !memo?.dense) {
+        matrixP = input.caches?.embedChunks ? input.caches.embedChunks(chunks, chunker, embedder) : embedder.embed(chunks.map((c) => c.text));
+        matrixP.catch(() => undefined); // awaited below; avoid an unhandled rejection if BM25 throws first
       }
+      const tb = performance.now();
+      if (mine.some((c) => c.retriever !== 'dense')) bm25 = memo?.bm25 ?? Bm25Index.build(chunks);
+      st.bm25Ms = performance.now() - tb;
+      // No cancellation point until the embedding in flight has settled (its session must not be
+      // released under it); progress still moves.
+      done += 1;
+      stage = `embed:${chunker}`;
+      report();
+      if (mine.some((c) => c.retriever !== 'bm25')) dense = memo?.dense ?? new DenseIndex(await matrixP!, embedder.dim);
       if (memoKey && input.caches?.stages) input.caches.stages.set(memoKey, { chunks, bm25: bm25 ?? memo?.bm25 ?? null, dense: dense ?? memo?.dense ?? null });
       st.embedMs = performance.now() - t;
       await tick(1);
