@@ -260,7 +260,7 @@ export async function runGrid(params: GridRunParams, hooks: GridHooks = {}): Pro
     const timings: TimingsFile = {
       totalMs: 0,
       stages: stageMs,
-      perChunker: Object.fromEntries(out.stages.map((s) => [s.chunker, { chunkMs: s.chunkMs, bm25Ms: s.bm25Ms, embedMs: s.embedMs, chunks: s.chunks.length, cacheHit: s.cachedDocs === corpus.documents.length }])),
+      perChunker: Object.fromEntries(out.stages.map((s) => [s.chunker, { chunkMs: s.chunkMs, bm25Ms: s.bm25Ms, embedMs: s.embedMs, chunks: s.chunks.length, cacheHit: s.cachedDocs === corpus.documents.length, cachedDocs: s.cachedDocs }])),
       perConfig,
       perItem: (() => {
         const o: NonNullable<TimingsFile['perItem']> = {};

@@ -165,7 +165,8 @@ export interface RunFile {
 export interface TimingsFile {
   totalMs: number;
   stages: Record<string, number>;
-  perChunker: Record<string, { chunkMs: number; bm25Ms: number; embedMs: number; chunks: number; cacheHit: boolean }>;
+  /** Per chunker: ms per step, chunk count, and how many documents' chunks came from the cache (`cacheHit`: all of them). */
+  perChunker: Record<string, { chunkMs: number; bm25Ms: number; embedMs: number; chunks: number; cacheHit: boolean; cachedDocs?: number }>;
   perConfig: Record<string, { retrieveMs: number; rerankMs: number; medianQueryMs: number }>;
   /** Per question id, per config id: this item's retrieval and rerank time (ms). */
   perItem?: Record<string, Record<string, { retrieveMs: number; rerankMs: number }>>;

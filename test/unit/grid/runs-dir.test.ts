@@ -51,3 +51,21 @@ test('--out refuses a non-empty folder that is not a run directory, and reuses a
   writeFileSync(join(a.dir, 'run.json'), '{}');
   assert.equal(createRunDir({ workspace: root, outDir: prev, inputsKey: 'x' }).dir, a.dir);
 });
+
+test('after editing one document a warm run re-chunks only that document, and its results match a cold run', async () => {
+  const root = tmp('edit');
+  const ws = join(root, 'ws');
+  cpSync(MINI, ws, { recursive: true, filter: (src) => !src.includes('.spanproof') });
+  const settings = smallSettings({ chunkers: ['heading', 'fixed'], retrievers: ['bm25', 'dense'], rerank: [false] });
+  const cacheDir = join(root, 'cache');
+  await runGrid({ workspace: ws, groundTruthFile: MINI_GT, settings, runsRoot: join(root, 'runs'), cacheDir });
+  const file = join(ws, 'advanced', 'background-tasks.md');
+  writeFileSync(file, readFileSync(file, 'utf8') + '\n## Appendix\n\nA paragraph added after the first run.\n');
+  const warm = await runGrid({ workspace: ws, groundTruthFile: MINI_GT, settings, runsRoot: join(root, 'runs'), cacheDir });
+  const cold = await runGrid({ workspace: ws, groundTruthFile: MINI_GT, settings, runsRoot: join(root, 'runs'), cacheDir: join(root, 'cold') });
+  assert.equal(warm.timings.perChunker.heading.cacheHit, false);
+  // 4 documents: the 3 unchanged ones come from the chunk cache, the edited one is re-chunked.
+  for (const c of ['heading', 'fixed']) assert.equal(warm.timings.perChunker[c].cachedDocs, 3, c);
+  assert.equal(cold.timings.perChunker.heading.cachedDocs, 0);
+  assert.deepEqual(readFileSync(join(warm.runDir!, 'results.json'), 'utf8'), readFileSync(join(cold.runDir!, 'results.json'), 'utf8'));
+});
