@@ -1,0 +1,80 @@
+/**
+ * Extension-host side of answers and LLM judges (SPEC §12, §14), kept in one file for the panel owner
+ * to wire: a command to store the API key in SecretStorage, a command/step that runs the generation
+ * stage on a run directory (never in an untrusted workspace, never without a configured endpoint), and
+ * the `loadAnswers` handler for the Answers tab. I/O-bound, so it runs in the extension host, not the
+ * grid worker; the key never goes to settings, logs or the run directory.
+ */
+import * as vscode from 'vscode';
+import { readAnswers, runGenerationStage, type GenerationStageResult } from '../core/judge';
+import { isSpanproofError } from '../core/errors';
+import type { AnswersData } from '../shared/answers';
+import { readSettings } from './config';
+
+/** SecretStorage key of the endpoint's API key. */
+export const JUDGE_SECRET = 'spanproof.judge.apiKey';
+
+/** Command "Spanproof: Set Judge API Key…": stores (or, with an empty input, deletes) the key. */
+export async function setJudgeApiKey(context: vscode.ExtensionContext): Promise<void> {
+  const value = await vscode.window.showInputBox({
+    title: 'Spanproof: API key of the judge endpoint',
+    prompt: 'Stored in VS Code SecretStorage, sent only to spanproof.judge.endpoint. Leave empty to remove it. Local servers (Ollama, LM Studio) need none.',
+    password: true,
+    ignoreFocusOut: true,
+  });
+  if (value === undefined) return;
+  if (value === '') await context.secrets.delete(JUDGE_SECRET);
+  else await context.secrets.store(JUDGE_SECRET, value);
+  void vscode.window.showInformationMessage(value ? 'Spanproof: judge API key stored.' : 'Spanproof: judge API key removed.');
+}
+
+/**
+ * Generates and judges answers for `runDir` with the `spanproof.judge.*` settings of `folder`.
+ * Returns null (and says why) when the workspace is untrusted or no endpoint/models are set; shows
+ * bad-input errors (same model, refused key, unknown model) as messages; cancellable from the
+ * notification (the answers finished so far are kept).
+ */
+export async function generateAnswers(context: vscode.ExtensionContext, runDir: string, folder: vscode.WorkspaceFolder | undefined, log?: vscode.LogOutputChannel): Promise<GenerationStageResult | null> {
+  if (!vscode.workspace.isTrusted) {
+    void vscode.window.showWarningMessage('Spanproof: answers need a trusted workspace (they call an LLM endpoint). Nothing was sent.');
+    return null;
+  }
+  const settings = readSettings(folder);
+  const j = settings.judge;
+  if (!j.endpoint || !j.generatorModel || !j.judgeModel) {
+    const pick = await vscode.window.showInformationMessage('Spanproof: set spanproof.judge.endpoint, generatorModel and judgeModel (two different models) to generate and judge answers.', 'Open Settings');
+    if (pick) void vscode.commands.executeCommand('workbench.action.openSettings', 'spanproof.judge');
+    return null;
+  }
+  const apiKey = await context.secrets.get(JUDGE_SECRET);
+  try {
+    const r = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Spanproof: answers (${j.generatorModel}, judged by ${j.judgeModel})`, cancellable: true }, (progress, token) => {
+      const ac = new AbortController();
+      token.onCancellationRequested(() => ac.abort());
+      let last = 0;
+      return runGenerationStage(runDir, {
+        judge: j,
+        apiKey,
+        signal: ac.signal,
+        onProgress: (done, total) => {
+          const pct = total ? (100 * done) / total : 0;
+          progress.report({ increment: Math.max(0, pct - last), message: `${done}/${total} answers` });
+          last = pct;
+        },
+      });
+    });
+    log?.info(`answers for ${runDir}: ${r.status}; ${r.ledger.requests} request(s), ${r.ledger.cachedResponses} cached, ${r.ledger.promptTokens}+${r.ledger.completionTokens} tokens`);
+    if (r.summary.sameModel) void vscode.window.showWarningMessage('Spanproof: the same model generated and judged the answers (allowSameModel): judges favour their own output.');
+    return r;
+  } catch (e) {
+    const msg = isSpanproofError(e) ? e.message : String((e as Error)?.message ?? e);
+    log?.error(`answers for ${runDir}: ${msg}`);
+    void vscode.window.showErrorMessage(`Spanproof: answers failed — ${msg}`);
+    return null;
+  }
+}
+
+/** Handler of the webview request `loadAnswers` (src/shared/answers.ts). */
+export function loadAnswers(runDir: string): AnswersData | null {
+  return readAnswers(runDir);
+}
