@@ -67,6 +67,9 @@ export class RequestFailure extends Error {
   }
 }
 
+/** A 200 reply with no `choices[0]` (not cached; retried like a server error). */
+class EmptyReply extends Error {}
+
 /** Delay a response asks for: `retry-after-ms`, else `Retry-After` (seconds or HTTP date); null when absent. */
 export function retryAfterMs(headers: Headers | undefined, now = Date.now()): number | null {
   const ms = headers?.get('retry-after-ms');
@@ -164,6 +167,7 @@ export class ChatClient {
             { signal },
           );
           const choice = res.choices?.[0];
+          if (!choice) throw new EmptyReply();
           const reply: CachedReply = {
             content: choice?.message?.content ?? '',
             finishReason: choice?.finish_reason ?? null,
@@ -201,7 +205,9 @@ export class ChatClient {
             failure = new RequestFailure(s === 429 ? 'rate-limited' : 'http', `HTTP ${s}: ${String(e.message).slice(0, 200)}`, s);
             if (!(s === 408 || s === 409 || s === 429 || s >= 500)) throw failure;
             wait = retryAfterMs(e.headers as Headers | undefined);
-          } else failure = new RequestFailure('connection', `connection failed: ${(e as Error).message}`);
+          } else if (e instanceof EmptyReply) failure = new RequestFailure('http', 'the endpoint replied without a choice');
+          else if (e instanceof SyntaxError) failure = new RequestFailure('http', `the endpoint's reply is not valid JSON (${e.message})`);
+          else failure = new RequestFailure('connection', `connection failed: ${(e as Error).message}`);
         }
         if (attempt >= this.o.retries) throw failure;
         if (wait !== null && wait > this.o.maxRetryAfterMs) {

@@ -232,3 +232,21 @@ test('a model that rejects max_tokens / temperature (OpenAI reasoning models) is
     await srv.close();
   }
 });
+
+test('a 200 reply whose body is not JSON, or has no choice, is retried and never cached', async () => {
+  const srv = await startFakeServer({ script: (r) => (r.n === 1 ? { status: 200, body: '{"choices": [' } : r.n === 2 ? { status: 200, body: '{"object":"chat.completion","choices":[]}' } : { content: 'fine' }) });
+  try {
+    const cache = new ReplyCache(mkdtempSync(join(tmpdir(), 'spanproof-judge-empty-')));
+    const c = new ChatClient({ endpoint: srv.url, retries: 2, sleep: async () => {}, cache });
+    assert.equal((await c.chat({ model: 'm', messages: MSG, promptVersion: 'p' })).content, 'fine');
+    assert.equal(srv.requests.length, 3);
+    const srv2 = await startFakeServer({ script: () => ({ status: 200, body: 'not json' }) });
+    try {
+      await assert.rejects(new ChatClient({ endpoint: srv2.url, retries: 0 }).chat({ model: 'm', messages: MSG, promptVersion: 'p' }), (e: unknown) => e instanceof RequestFailure && e.kind === 'http' && /not valid JSON/.test(e.message));
+    } finally {
+      await srv2.close();
+    }
+  } finally {
+    await srv.close();
+  }
+});
