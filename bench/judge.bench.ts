@@ -8,7 +8,7 @@
  *    HTTP round trip replaced by the canned reply in-process;
  * 4. a repeated run served from the disk cache (0 requests).
  *
- *   npx tsx bench/judge.bench.ts [items]      (default 48)
+ *   npx tsx bench/judge.bench.ts [items] [--quick]      (default 48 items; --quick 16)
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -16,7 +16,8 @@ import { join } from 'node:path';
 import { ChatClient, ReplyCache, generateAndJudge, type ChatReply, type ChatRequest, type GenerationItem } from '../src/core/judge/index';
 import { cannedContent, startFakeServer, type FakeRequest } from '../test/unit/judge/fakeServer';
 
-const N = Number(process.argv[2] ?? 48);
+const argN = process.argv.slice(2).find((a) => /^\d+$/.test(a));
+const N = argN ? Number(argN) : process.argv.includes('--quick') ? 16 : 48;
 const items: GenerationItem[] = Array.from({ length: N }, (_, i) => ({
   question: `q${i}`,
   questionText: `What is the default port of service ${i}?`,
