@@ -6,33 +6,9 @@
 import * as vscode from 'vscode';
 import { DEFAULT_SETTINGS, type RunSettings } from '../shared/settings';
 
+export { INVALIDATES, invalidationOf, type Invalidation } from './invalidation';
+
 const SECTION = 'spanproof';
-
-/** What a changed key invalidates. Ordered from cheapest to most expensive. */
-export type Invalidation = 'ranking' | 'metrics' | 'retrieval' | 'index' | 'corpus' | 'groundtruth';
-
-/** Which cached work each top-level key makes stale (SPEC §2: caches keyed by content + component config). */
-export const INVALIDATES: Record<keyof RunSettings, Invalidation> = {
-  include: 'corpus',
-  exclude: 'corpus',
-  maxFileBytes: 'corpus',
-  groundTruthPath: 'groundtruth',
-  minQuoteLength: 'groundtruth',
-  chunkers: 'index',
-  chunkerParams: 'index',
-  embeddingModel: 'index',
-  retrievers: 'retrieval',
-  rerank: 'retrieval',
-  rerankerModel: 'retrieval',
-  poolSize: 'retrieval',
-  threads: 'retrieval',
-  k: 'metrics',
-  tau: 'metrics',
-  bootstrap: 'metrics',
-  judge: 'metrics',
-  weights: 'ranking',
-  primaryMetric: 'ranking',
-};
 
 function merge<T>(def: T, value: unknown): T {
   if (value === undefined || value === null) return def;
@@ -66,12 +42,4 @@ export function readSettings(folder?: vscode.WorkspaceFolder): RunSettings {
 /** The keys of RunSettings a configuration change touched (for `folder`, or any scope). */
 export function changedKeys(e: vscode.ConfigurationChangeEvent, folder?: vscode.WorkspaceFolder): (keyof RunSettings)[] {
   return (Object.keys(DEFAULT_SETTINGS) as (keyof RunSettings)[]).filter((k) => e.affectsConfiguration(`${SECTION}.${k}`, folder?.uri));
-}
-
-/** The most expensive invalidation among `keys`, or undefined when none. */
-export function invalidationOf(keys: (keyof RunSettings)[]): Invalidation | undefined {
-  const order: Invalidation[] = ['ranking', 'metrics', 'retrieval', 'index', 'corpus', 'groundtruth'];
-  let best = -1;
-  for (const k of keys) best = Math.max(best, order.indexOf(INVALIDATES[k]));
-  return best < 0 ? undefined : order[best];
 }
