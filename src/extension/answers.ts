@@ -23,9 +23,38 @@ export async function setJudgeApiKey(context: vscode.ExtensionContext): Promise<
     ignoreFocusOut: true,
   });
   if (value === undefined) return;
+  await storeJudgeApiKey(context, value);
+  void vscode.window.showInformationMessage(value ? 'Spanproof: judge API key stored.' : 'Spanproof: judge API key removed.');
+}
+
+/** What the command does with the typed value: stores `value` in SecretStorage, or deletes the key when it is ''. */
+export async function storeJudgeApiKey(context: vscode.ExtensionContext, value: string): Promise<void> {
   if (value === '') await context.secrets.delete(JUDGE_SECRET);
   else await context.secrets.store(JUDGE_SECRET, value);
-  void vscode.window.showInformationMessage(value ? 'Spanproof: judge API key stored.' : 'Spanproof: judge API key removed.');
+}
+
+/** True when `folder`'s judge settings are complete (endpoint, generator and judge model). */
+export function judgeConfigured(folder: vscode.WorkspaceFolder | undefined): boolean {
+  const j = readSettings(folder).judge;
+  return Boolean(j.endpoint && j.generatorModel && j.judgeModel);
+}
+
+/**
+ * Whether answers may be generated for `folder` now; when not, says why (non-modal, does not wait for
+ * the user) and returns false: the workspace is untrusted (nothing is sent), or no endpoint/models are set.
+ */
+export function judgeReady(folder: vscode.WorkspaceFolder | undefined): boolean {
+  if (!vscode.workspace.isTrusted) {
+    void vscode.window.showWarningMessage('Spanproof: answers need a trusted workspace (they call an LLM endpoint). Nothing was sent.');
+    return false;
+  }
+  if (!judgeConfigured(folder)) {
+    void vscode.window
+      .showInformationMessage('Spanproof: no judge endpoint is configured — set spanproof.judge.endpoint, generatorModel and judgeModel (two different models) to generate and judge answers. Nothing was sent.', 'Open Settings')
+      .then((pick) => pick && vscode.commands.executeCommand('workbench.action.openSettings', 'spanproof.judge'));
+    return false;
+  }
+  return true;
 }
 
 /**
@@ -35,17 +64,8 @@ export async function setJudgeApiKey(context: vscode.ExtensionContext): Promise<
  * notification (the answers finished so far are kept).
  */
 export async function generateAnswers(context: vscode.ExtensionContext, runDir: string, folder: vscode.WorkspaceFolder | undefined, log?: vscode.LogOutputChannel): Promise<GenerationStageResult | null> {
-  if (!vscode.workspace.isTrusted) {
-    void vscode.window.showWarningMessage('Spanproof: answers need a trusted workspace (they call an LLM endpoint). Nothing was sent.');
-    return null;
-  }
-  const settings = readSettings(folder);
-  const j = settings.judge;
-  if (!j.endpoint || !j.generatorModel || !j.judgeModel) {
-    const pick = await vscode.window.showInformationMessage('Spanproof: set spanproof.judge.endpoint, generatorModel and judgeModel (two different models) to generate and judge answers.', 'Open Settings');
-    if (pick) void vscode.commands.executeCommand('workbench.action.openSettings', 'spanproof.judge');
-    return null;
-  }
+  if (!judgeReady(folder)) return null;
+  const j = readSettings(folder).judge;
   const apiKey = await context.secrets.get(JUDGE_SECRET);
   try {
     const r = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Spanproof: answers (${j.generatorModel}, judged by ${j.judgeModel})`, cancellable: true }, (progress, token) => {
@@ -65,6 +85,10 @@ export async function generateAnswers(context: vscode.ExtensionContext, runDir: 
     });
     log?.info(`answers for ${runDir}: ${r.status}; ${r.ledger.requests} request(s), ${r.ledger.cachedResponses} cached, ${r.ledger.promptTokens}+${r.ledger.completionTokens} tokens`);
     if (r.summary.sameModel) void vscode.window.showWarningMessage('Spanproof: the same model generated and judged the answers (allowSameModel): judges favour their own output.');
+    const n = r.records.length;
+    void vscode.window
+      .showInformationMessage(`Spanproof: ${r.status === 'cancelled' ? 'cancelled — kept ' : ''}${n} answer(s) generated and judged (${r.ledger.requests} request(s), ${r.ledger.cachedResponses} from the cache).`, 'Show Answers')
+      .then((c) => c && vscode.commands.executeCommand('spanproof.showResults', runDir));
     return r;
   } catch (e) {
     const msg = isSpanproofError(e) ? e.message : String((e as Error)?.message ?? e);

@@ -14,6 +14,8 @@ import { QuestionsTree, type QuestionNode } from './tree';
 import { ResultsPanel } from './panel';
 import { Runner } from './runner';
 import { exportReport, importDataset } from './interop';
+import { generateAnswers, judgeConfigured, judgeReady, setJudgeApiKey } from './answers';
+import type { GenerationStageResult } from '../core/judge';
 
 interface Folder {
   store: GroundTruthStore;
@@ -86,6 +88,8 @@ export class Spanproof implements vscode.Disposable {
     reg('spanproof.deleteEvidence', (arg: QuestionNode | EvidenceRef) => this.deleteEvidence(arg));
     reg('spanproof.reanchorEvidence', (arg: EvidenceRef & { uri: vscode.Uri; start: number; end: number }) => this.reanchor(arg));
     reg('spanproof.refreshQuestions', () => this.reloadAll());
+    reg('spanproof.setJudgeApiKey', () => setJudgeApiKey(this.context));
+    reg('spanproof.generateAnswers', (runDir?: unknown) => this.generateAnswers(typeof runDir === 'string' ? runDir : undefined));
     this.context.subscriptions.push(vscode.window.registerWebviewPanelSerializer(ResultsPanel.viewType, this.panel));
     this.onChanged();
   }
@@ -477,6 +481,7 @@ export class Spanproof implements vscode.Disposable {
     if (result?.runDir) {
       f.runs.refresh();
       await this.panel.show(result.runDir);
+      if (result.status === 'succeeded') this.offerAnswers(f, result.runDir);
     } else if (result && questionIds) {
       this.panel.showAdHoc(result);
     }
@@ -498,6 +503,50 @@ export class Spanproof implements vscode.Disposable {
       id = pick?.id;
     }
     if (id) await this.run([id]);
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Answers and LLM judges (SPEC §14) — opt-in, only with a configured endpoint in a trusted workspace
+
+  /** After a finished run, a non-blocking offer to generate answers — only when an endpoint is configured. */
+  private offerAnswers(f: Folder, runDir: string): void {
+    if (!vscode.workspace.isTrusted || !judgeConfigured(f.store.folder)) return;
+    const j = readSettings(f.store.folder).judge;
+    void vscode.window
+      .showInformationMessage(`Spanproof: run finished. Generate answers with ${j.generatorModel} and judge them with ${j.judgeModel} at ${j.endpoint}?`, 'Generate Answers')
+      .then((c) => c && vscode.commands.executeCommand('spanproof.generateAnswers', runDir));
+  }
+
+  /**
+   * Command "Generate and Judge Answers…": for `runDir`, else a succeeded run picked from the run
+   * history of the primary folder. Refuses (with a message, nothing sent) in an untrusted workspace or
+   * without endpoint/models. Resolves with the stage result, or null when refused, cancelled or failed.
+   */
+  async generateAnswers(runDir?: string): Promise<GenerationStageResult | null> {
+    const f = (runDir && [...this.folders.values()].find((x) => path.resolve(runDir).startsWith(x.runs.runsRoot + path.sep))) || this.primary();
+    if (!f) {
+      void vscode.window.showWarningMessage('Spanproof: open a folder first.');
+      return null;
+    }
+    if (!judgeReady(f.store.folder)) return null;
+    let dir = runDir;
+    if (!dir) {
+      f.runs.refresh();
+      const runs = f.runs.runs.filter((r) => r.status === 'succeeded');
+      if (!runs.length) {
+        void vscode.window.showInformationMessage('Spanproof: there is no finished run yet — run an evaluation first.');
+        return null;
+      }
+      const pick = await vscode.window.showQuickPick(
+        runs.map((r) => ({ label: r.id, description: `${r.status}${r.top ? ` · top ${r.top}` : ''}`, detail: existsSync(path.join(r.dir, 'answers.jsonl')) ? 'has answers (cached replies are reused)' : undefined, dir: r.dir })),
+        { title: 'Spanproof: Generate and Judge Answers — which run?' },
+      );
+      dir = pick?.dir;
+      if (!dir) return null;
+    }
+    const r = await generateAnswers(this.context, dir, f.store.folder, this.output);
+    if (r) this.panel.notifyRunsChanged();
+    return r;
   }
 
   dispose(): void {
