@@ -17,5 +17,5 @@ export * from './interop';
 export * from './bias';
 export { runGrid, runEngine, planConfigs, configId, parseRunSettings, GridClient, defaultWorkerPath, ResidentState, ChunkCache, TAU_SWEEP, type GridHooks, type ConfigPlan, type ItemRecord } from './grid';
 export { readRun, listRuns, createRunDir, resolveRunsRoot, resolveCacheDir, userCacheDir, stableStringify, writeFileAtomic, RESULT_METRICS, type RunFile, type ResultsFile, type RankingEntry, type QuestionRecord, type TimingsFile, type RunSummary, type ConfigResult, type RunStatus } from './runs';
-export { renderReport, renderMarkdown, renderHtml, renderCsv, rankingTable, buildReportModel, type ReportFormat } from './report';
+export { renderReport, renderRunReport, renderMarkdown, renderHtml, renderCsv, rankingTable, buildReportModel, type ReportFormat } from './report';
 export * from './judge';

@@ -6,7 +6,7 @@ import { writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { readRun } from '../core/runs';
-import { renderReport, type ReportFormat } from '../core/report';
+import { renderRunReport, type ReportFormat } from '../core/report';
 import { IMPORT_FORMATS, runImport, writeImport, type ImportFormat } from '../core/interop';
 import type { Spanproof } from './spanproof';
 
@@ -101,7 +101,7 @@ export async function exportReport(sp: Spanproof, runDir?: string): Promise<stri
     filters: { [fmt.label]: [fmt.format] },
   });
   if (!target) return undefined;
-  writeFileSync(target.fsPath, renderReport(data, fmt.format));
+  writeFileSync(target.fsPath, renderRunReport(dir, fmt.format));
   const open = await vscode.window.showInformationMessage(`Spanproof: report written to ${target.fsPath}.`, 'Open');
   if (open) await vscode.commands.executeCommand('vscode.open', target);
   return target.fsPath;

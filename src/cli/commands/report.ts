@@ -5,8 +5,8 @@
 import * as path from 'node:path';
 import type { Command } from 'commander';
 import { SpanproofError } from '../../core/errors';
-import { readRun, writeFileAtomic } from '../../core/runs';
-import { renderReport, type ReportFormat } from '../../core/report';
+import { writeFileAtomic } from '../../core/runs';
+import { renderRunReport, type ReportFormat } from '../../core/report';
 import type { SetExit } from './index';
 
 export function register(program: Command, setExit: SetExit): void {
@@ -20,7 +20,8 @@ export function register(program: Command, setExit: SetExit): void {
       if (!['md', 'html', 'csv'].includes(o.format)) {
         throw new SpanproofError('bad-input', `unknown format "${o.format}".`, { field: '--format', fix: 'use md, html or csv.' });
       }
-      const text = renderReport(readRun(runDir), o.format as ReportFormat);
+      // renderRunReport also reads answers.jsonl, so a run with answers gets its answers section.
+      const text = renderRunReport(runDir, o.format as ReportFormat);
       if (o.out) {
         writeFileAtomic(path.resolve(o.out), text);
         process.stderr.write(`report written to ${path.resolve(o.out)}\n`);

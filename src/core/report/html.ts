@@ -10,6 +10,8 @@ import { TAU_SWEEP } from '../grid/plan';
 import { buildReportModel, cutPieces } from './model';
 import { ci, f3, ms } from './format';
 import type { RunData } from '../../shared/protocol';
+import type { AnswersData } from '../../shared/answers';
+import { answersHtml } from './answers';
 
 const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 const pct = (x: number) => `${(Math.max(0, Math.min(1, Number.isFinite(x) ? x : 0)) * 100).toFixed(2)}%`;
@@ -37,10 +39,11 @@ th:nth-child(2),td:nth-child(2){text-align:left}td.l,th.l{text-align:left}
 table.mx{width:auto}table.mx td,table.mx th{padding:0;width:14px;height:14px;border:1px solid var(--bg)}table.mx th.q,table.mx td.q{width:auto;padding:0 6px;text-align:left}
 table.mx td.hit{background:#2ea04366}table.mx td.fail{background:repeating-linear-gradient(45deg,var(--line),var(--line) 3px,transparent 3px,transparent 6px)}
 .rec{font-weight:600}.mut{color:var(--mut)}pre{white-space:pre-wrap;background:rgba(127,127,127,.08);padding:.6em;border-radius:4px}
-mark{background:var(--mark);color:inherit}del{background:var(--cut);text-decoration:line-through}
+mark{background:var(--mark);color:inherit}.warn{color:#d73a49}del{background:var(--cut);text-decoration:line-through}
 `;
 
-export function renderHtml(data: RunData): string {
+/** The HTML report; with `answers` (readAnswers(runDir)) the answers section is added before the end. */
+export function renderHtml(data: RunData, answers: AnswersData | null = null): string {
   const m = buildReportModel(data);
   const { run, results } = data;
   const metric = results?.primaryMetric ?? 'hit@5';
@@ -126,6 +129,8 @@ export function renderHtml(data: RunData): string {
   }
   if (results?.skipped.length) o.push('<h2>Skipped files</h2><ul>' + results.skipped.map((s) => `<li><code>${esc(s.source)}</code>: ${esc(s.reason)} (${esc(s.detail)})</li>`).join('') + '</ul>');
   if (results?.errors.length) o.push('<h2>Failed items (reported, not scored)</h2><ul>' + results.errors.map((e) => `<li>${esc(e.stage)}${e.config ? ` ${esc(e.config)}` : ''}${e.question ? ` × ${esc(e.question)}` : ''}: ${esc(e.message)}</li>`).join('') + '</ul>');
+  const ans = answersHtml(answers);
+  if (ans) o.push(ans);
   o.push('</body></html>\n');
   return o.join('\n');
 }

@@ -9,6 +9,8 @@ import { TAU_SWEEP } from '../grid/plan';
 import { buildReportModel, cutPieces, type ReportModel } from './model';
 import { ci, f3, ms } from './format';
 import type { RunData } from '../../shared/protocol';
+import type { AnswersData } from '../../shared/answers';
+import { answersMarkdown } from './answers';
 
 const esc = (s: string) => s.replace(/\|/g, '\\|').replace(/\r?\n|\r/g, ' ');
 const quote = (s: string) => s.split(/\r\n|\r|\n/).map((l) => `> ${l}`).join('\n');
@@ -77,6 +79,9 @@ export function renderMarkdownModel(m: ReportModel): string {
   return o.join('\n');
 }
 
-export function renderMarkdown(data: RunData): string {
-  return renderMarkdownModel(buildReportModel(data));
+/** The Markdown report; with `answers` (readAnswers(runDir)) the answers section is appended. */
+export function renderMarkdown(data: RunData, answers: AnswersData | null = null): string {
+  const md = renderMarkdownModel(buildReportModel(data));
+  const extra = answersMarkdown(answers);
+  return extra.length ? `${md}${md.endsWith('\n') ? '' : '\n'}${extra.join('\n')}` : md;
 }
