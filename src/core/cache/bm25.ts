@@ -1,5 +1,5 @@
 /**
- * BM25 index cache: `<dir>/bm25/<key>.json`, the MiniSearch JSON of `Bm25Index.toJSON()`, keyed by the
+ * BM25 index cache: `<dir>/bm25/<key>.json`, the JSON of `Bm25Index.toJSON()`, keyed by the
  * SHA-256 of the index format and every chunk text (so any change of chunker, params or document
  * gives a new key and a stale index can never be read). Measured on the FastAPI docs: reading an
  * index back takes ~0.06–0.13 s against ~0.17–0.37 s to build it in a fresh process (tokenisation
@@ -18,7 +18,7 @@ export const BM25_CACHE_KEEP = 12;
 
 /** The cache key of a BM25 index over `chunks`: hex SHA-256 of the format tag and the chunk texts. */
 export function bm25CacheKey(chunks: readonly Chunk[]): string {
-  const h = createHash('sha256').update(`spanproof-bm25/1/minisearch-7/${JSON.stringify(BM25_PARAMS)}\0`);
+  const h = createHash('sha256').update(`spanproof-bm25/2/postings/${JSON.stringify(BM25_PARAMS)}\0`);
   for (const c of chunks) h.update(c.text, 'utf8').update('\0');
   return h.digest('hex');
 }

@@ -234,7 +234,7 @@ export async function runEngine(input: EngineInput): Promise<EngineOutput> {
       st.chunks = chunks;
       await tick(1);
       // Chunk embedding is started first: onnxruntime runs the session off the JS thread, so the
-      // (synchronous) BM25 build overlaps it. `embedMs` is the wall time until the matrix is ready.
+      // BM25 build overlaps it. `embedMs` is the wall time until the matrix is ready.
       await setStage(`index:${chunker}`);
       t = performance.now();
       let matrixP: Promise<Float32Array> | null = null;
@@ -243,7 +243,17 @@ export async function runEngine(input: EngineInput): Promise<EngineOutput> {
         matrixP.catch(() => undefined); // awaited below; avoid an unhandled rejection if BM25 throws first
       }
       const tb = performance.now();
-      if (mine.some((c) => c.retriever !== 'dense')) bm25 = memo?.bm25 ?? Bm25Index.build(chunks);
+      if (mine.some((c) => c.retriever !== 'dense')) {
+        // Built in slices (yielding every ~25 ms) so progress keeps flowing and a cancel is seen
+        // mid-build; a cancel first waits for the embedding in flight (its session must not be
+        // released under it), then stops the run.
+        try {
+          bm25 = memo?.bm25 ?? (await Bm25Index.buildAsync(chunks, { onYield: () => tick() }));
+        } catch (e) {
+          await matrixP?.catch(() => undefined);
+          throw e;
+        }
+      }
       st.bm25Ms = performance.now() - tb;
       // No cancellation point until the embedding in flight has settled (its session must not be
       // released under it); progress still moves.

@@ -1,7 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { Bm25Index, bm25Tokens, bm25TokensUnsplit } from '../../../src/core/retrieval/index';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import MiniSearch from 'minisearch';
+import { Bm25Index, BM25_PARAMS, bm25Tokens, bm25TokensUnsplit, compareHits } from '../../../src/core/retrieval/index';
 import { chunksOf } from './helpers';
 
 // Toy corpus for a hand computation of BM25 as MiniSearch 7.2 computes it with
@@ -103,4 +106,59 @@ test('bm25Tokens (split at ASCII whitespace, memoised) equals one Intl.Segmenter
     const text = parts.join('');
     assert.deepEqual(bm25Tokens(text), bm25TokensUnsplit(text));
   }), { numRuns: 1000, seed: 7 });
+});
+
+// Reference: MiniSearch 7 itself, configured as the BM25 retriever was before it got its own postings
+// (SPEC §5.1 parameters, Intl.Segmenter tokens, exact match, OR). Every score must be the same double
+// as `MiniSearch.search(q).score / queryTerms.length`, and the order the same under compareHits.
+function miniSearchReference(texts: readonly string[]) {
+  const ms = new MiniSearch<{ id: number; text: string }>({
+    fields: ['text'], storeFields: [], tokenize: bm25Tokens, processTerm: (t: string) => t,
+    searchOptions: { bm25: BM25_PARAMS, prefix: false, fuzzy: false, combineWith: 'OR' }, autoVacuum: false,
+  });
+  texts.forEach((text, id) => ms.add({ id, text }));
+  return (q: string, n: number) => {
+    const hits = ms.search(q).map((r) => ({ chunk: r.id as number, score: r.score / (r.queryTerms.length || 1) }));
+    hits.sort(compareHits);
+    return hits.slice(0, n);
+  };
+}
+
+test('bm25 scores are bit-identical to MiniSearch 7 on random corpora and queries (repeated terms, empty chunks, ties)', async () => {
+  const vocab = ['cat', 'dog', 'the', 'a', 'Cat', 'sat', 'mat', 'bird', 'fastapi', 'path', 'params', '3.14', '苹果', '東京', '', '!', 'x'];
+  const text = fc.array(fc.constantFrom(...vocab), { maxLength: 30 }).map((w) => w.join(' '));
+  await fc.assert(fc.asyncProperty(fc.array(text, { minLength: 1, maxLength: 25 }), fc.array(text, { minLength: 1, maxLength: 6 }), fc.integer({ min: 1, max: 30 }), async (docs, queries, n) => {
+    const chunks = chunksOf(docs);
+    const ref = miniSearchReference(docs);
+    const idx = Bm25Index.build(chunks);
+    const idxAsync = await Bm25Index.buildAsync(chunks, { yieldMs: 0, onYield: async () => undefined });
+    const back = Bm25Index.fromJSON(JSON.parse(JSON.stringify(idx.toJSON())));
+    for (const q of queries) {
+      const want = ref(q, n);
+      assert.deepEqual(idx.search(q, n), want);
+      assert.deepEqual(idxAsync.search(q, n), want);
+      assert.deepEqual(back.search(q, n), want);
+    }
+  }), { numRuns: 400, seed: 42 });
+});
+
+test('bm25 scores are bit-identical to MiniSearch 7 on the FastAPI docs (skips without ../shared)', (t) => {
+  const dir = join(process.cwd(), '..', 'shared', 'data', 'fastapi-docs');
+  if (!existsSync(dir)) return t.skip('../shared/data/fastapi-docs is absent');
+  const files = readdirSync(dir, { recursive: true }).map(String).filter((f) => f.endsWith('.md')).sort().slice(0, 60);
+  // paragraph-sized chunks of real Markdown
+  const texts = files.flatMap((f) => readFileSync(join(dir, f), 'utf8').split(/\n\s*\n/)).filter((x) => x.trim());
+  const ref = miniSearchReference(texts);
+  const idx = Bm25Index.build(chunksOf(texts));
+  for (const q of ['How do I declare a path parameter with a type?', 'OAuth2 password flow with JWT tokens', 'the the the', 'response_model exclude_unset', 'CORS middleware allow_origins']) {
+    assert.deepEqual(idx.search(q, 50), ref(q, 50));
+  }
+});
+
+test('bm25 buildAsync yields during a long build and stops with the error its onYield throws', async () => {
+  const chunks = chunksOf(Array.from({ length: 3000 }, (_, i) => `chunk ${i} with some words about cats and dogs ${i % 7}`));
+  let yields = 0;
+  await Bm25Index.buildAsync(chunks, { yieldMs: 0, onYield: async () => { yields++; } });
+  assert.equal(yields, 3000); // yieldMs 0: after every chunk
+  await assert.rejects(Bm25Index.buildAsync(chunks, { yieldMs: 0, onYield: async () => { throw new Error('cancelled'); } }), /cancelled/);
 });
