@@ -4,18 +4,17 @@
  * Markdown files (extension `.md`, `.mdx`, `.markdown`, any case):
  * - leading YAML front matter — a first line `---`, up to the next line `---` or `...` — is its own
  *   chunk and is never parsed as Markdown (so its closing `---` is never a Setext underline);
- * - the rest is parsed with `mdast-util-from-markdown` (CommonMark; node positions are UTF-16
- *   offsets into the parsed string, checked by a test). Every top-level `heading` node (ATX or
- *   Setext) starts a section that runs to the next top-level heading of any level; text before the
- *   first heading is a section. `#` lines inside code fences are `code` nodes, not headings. Headings
- *   nested in block quotes or list items do not start sections.
+ * - the rest is parsed as CommonMark with markdown-it (block structure only; `headingStarts`). Every
+ *   top-level heading (ATX or Setext) starts a section that runs to the next top-level heading of any
+ *   level; text before the first heading is a section. `#` lines inside code fences or indented code
+ *   are code, not headings. Headings nested in block quotes or list items do not start sections.
  * - a section (or front matter) longer than `maxSize` is split with `recursive` at `maxSize` with
  *   overlap 100.
  *
  * Other files: paragraphs separated by blank lines (lines holding only spaces/tabs) packed greedily
  * up to `min(1500, maxSize)`; a longer paragraph is split with `recursive` at that size (overlap 100).
  */
-import { fromMarkdown } from 'mdast-util-from-markdown';
+import MarkdownIt from 'markdown-it';
 import { EOL, trimRange, type Range } from './ranges';
 import { recursiveRanges } from './recursive';
 import { splitOverlap } from './params';
@@ -48,28 +47,144 @@ function eolLengthAt(text: string, end: number): number {
 }
 
 /**
- * micromark extension switching off the inline (text-level) constructs. CommonMark determines block
+ * markdown-it in its CommonMark preset (no GFM tables or strikethrough, raw HTML on — HTML blocks
+ * change block structure) with only the `normalize` and `block` core rules: CommonMark decides block
  * structure before inline structure ("block structure takes precedence", spec §Blocks and inlines),
- * so headings and code fences are unchanged, and parsing is ≈ 2× faster (bench/chunking.bench.ts).
- * A property test compares heading offsets with a full parse.
+ * so headings and code fences do not depend on the inline pass, which is skipped.
+ *
+ * Its block rule `reference` is off. markdown-it closes a link reference definition as a block of its
+ * own, so a line after it that cannot interrupt a paragraph (`2) x`, `<a>`, an empty list item, a
+ * lazy line after `> [a]: /u`) starts a new block there. In CommonMark a definition is part of a
+ * paragraph (the spec's block phase sees only paragraph lines) and such a line continues it. With the
+ * rule off the definitions stay paragraph lines and the block structure is CommonMark's; the one place
+ * where definitions change block structure — a Setext underline under a paragraph made only of
+ * definitions — is handled in `headingStarts`.
  */
-const BLOCKS_ONLY = {
-  disable: {
-    null: ['attention', 'autolink', 'characterEscape', 'characterReference', 'codeText', 'hardBreakEscape', 'htmlText', 'labelEnd', 'labelStartImage', 'labelStartLink'],
-  },
-};
+let blockParser: MarkdownIt.MarkdownIt | undefined;
+/** The same parser with `reference` on: tells whether a Setext heading's text is only definitions. */
+let referenceParser: MarkdownIt.MarkdownIt | undefined;
+
+function blocks(): MarkdownIt.MarkdownIt {
+  if (!blockParser) {
+    blockParser = new MarkdownIt('commonmark');
+    blockParser.core.ruler.enableOnly(['normalize', 'block']);
+    blockParser.block.ruler.disable('reference');
+  }
+  return blockParser;
+}
+
+/** True when `content` (the raw lines of a top-level paragraph) consists only of link reference definitions. */
+function onlyDefinitions(content: string): boolean {
+  if (!/^ {0,3}\[/.test(content)) return false;
+  if (!referenceParser) {
+    referenceParser = new MarkdownIt('commonmark');
+    referenceParser.core.ruler.enableOnly(['normalize', 'block']);
+  }
+  return referenceParser.parse(content, {}).every((t) => t.type === 'reference_definition');
+}
 
 /**
- * Offsets (into `text`) where top-level Markdown headings start, parsing `text.slice(base)`.
- * `fullInline` parses inline constructs too (slower; used by tests as the reference).
+ * Offsets (into `text`) where top-level Markdown headings (ATX or Setext) start, parsing
+ * `text.slice(base)` as CommonMark with markdown-it (block structure only). The offset is that of the
+ * heading's first character after its indentation: the `#`, or the first character of a Setext
+ * heading's paragraph — which, as in micromark, includes link reference definitions on the lines
+ * right above its text (`[a]: /u⏎Title⏎===` starts at `[`). These are the offsets of the `heading`
+ * nodes among the root children of `mdast-util-from-markdown`, except in the cases listed in
+ * docs/chunkers.md (a property test checks both). Headings nested in block quotes or list items
+ * (token level > 0) are left out. Ascending; UTF-16 code units.
  */
-export function headingStarts(text: string, base: number, fullInline = false): number[] {
-  const input = base === 0 ? text : text.slice(base);
-  const tree = fullInline ? fromMarkdown(input) : fromMarkdown(input, { extensions: [BLOCKS_ONLY] });
+export function headingStarts(text: string, base: number): number[] {
+  // micromark drops one leading U+FEFF before parsing; markdown-it would read it as text. Skip it here.
+  const from = text.charCodeAt(base) === 0xfeff ? base + 1 : base;
+  return lineStartsToOffsets(text, from, headingLines(from === 0 ? text : text.slice(from)));
+}
+
+/** A Setext underline of 3 or more `-`: without heading text it is a thematic break. */
+const THEMATIC_UNDERLINE = /^ {0,3}-{3,}[ \t]*$/;
+
+/**
+ * 0-based first lines of the top-level headings of `input`, ascending.
+ *
+ * CommonMark (commonmark.js `blockStarts`, micromark): a paragraph made only of link reference
+ * definitions has no text to be a heading, so its Setext underline is none. A `---` underline is then
+ * a thematic break, which ends the paragraph as the heading did: nothing changes but that a top-level
+ * one is no heading. A `===`, `-` or `--` line is paragraph text instead (the definitions leave the
+ * paragraph), and the paragraph stays open — later lines may continue it, lazily too. So the text is
+ * edited (same length, same lines) and parsed again: the underline's `=`/`-` become `x`, which is
+ * paragraph text; at the top level the definition lines also become blank, so that the paragraph —
+ * and a heading it may still become — starts at the old underline, as micromark reports. One such
+ * paragraph per extra parse (there are none in the shared corpora).
+ */
+function headingLines(input: string): number[] {
+  let src = input;
+  parse: for (;;) {
+    const tokens = blocks().parse(src, {});
+    const out: number[] = [];
+    let starts: number[] | undefined; // offsets of the line starts of `src`, computed when first needed
+    for (let i = 0; i < tokens.length; i++) {
+      const t = tokens[i];
+      if (t.type !== 'heading_open' || !t.map) continue;
+      // The heading text (trimmed, container markers removed) is a cheap first test for definitions.
+      if ((t.markup === '=' || t.markup === '-') && tokens[i + 1].content.startsWith('[')) {
+        starts ??= lineStarts(src);
+        const [first, end] = t.map;
+        const paragraph = t.level === 0 ? src.slice(starts[first], starts[end - 1]) : tokens[i + 1].content;
+        if (onlyDefinitions(paragraph)) {
+          const underline = src.slice(starts[end - 1], lineEnd(src, starts[end - 1]));
+          if (t.markup === '-' && THEMATIC_UNDERLINE.test(underline)) continue;
+          const from = t.level === 0 ? starts[first] : starts[end - 1];
+          src = src.slice(0, from) +
+            src.slice(from, starts[end - 1]).replace(/[^\r\n]/g, ' ') +
+            underline.replace(/[=-]/g, 'x') +
+            src.slice(starts[end - 1] + underline.length);
+          continue parse;
+        }
+      }
+      if (t.level === 0) out.push(t.map[0]);
+    }
+    return out;
+  }
+}
+
+/** Offset of the end (before its line break) of the line starting at `start`. */
+function lineEnd(src: string, start: number): number {
+  let i = start;
+  while (i < src.length && src.charCodeAt(i) !== 10 && src.charCodeAt(i) !== 13) i++;
+  return i;
+}
+
+/** Offsets of the starts of every line of `src` (`\r\n`, `\r` and `\n` each end one line). */
+function lineStarts(src: string): number[] {
+  const out = [0];
+  for (let i = 0; i < src.length; i++) {
+    const c = src.charCodeAt(i);
+    if (c === 10 || (c === 13 && src.charCodeAt(i + 1) !== 10)) out.push(i + 1);
+  }
+  return out;
+}
+
+/**
+ * Maps 0-based line numbers (ascending) of `text.slice(from)` to the offset of each line's first
+ * character that is not a space or tab. markdown-it numbers lines after normalising CRLF, CR and LF to
+ * LF, so each of `\r\n`, a lone `\r` and `\n` is one line break here too.
+ */
+function lineStartsToOffsets(text: string, from: number, lines: readonly number[]): number[] {
   const out: number[] = [];
-  for (const node of tree.children) {
-    const off = node.type === 'heading' ? node.position?.start.offset : undefined;
-    if (off !== undefined) out.push(base + off);
+  let line = 0;
+  let i = from;
+  const n = text.length;
+  for (const target of lines) {
+    while (line < target && i < n) {
+      const c = text.charCodeAt(i++);
+      if (c === 10) line++;
+      else if (c === 13) {
+        line++;
+        if (text.charCodeAt(i) === 10) i++;
+      }
+    }
+    let j = i;
+    while (j < n && (text.charCodeAt(j) === 32 || text.charCodeAt(j) === 9)) j++;
+    out.push(j);
   }
   return out;
 }

@@ -8,7 +8,6 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { assertChunkInvariants, chunkDocument, semanticChunkDocument, type SyncChunkerId } from '../../../src/core/chunking';
 import { sentenceRanges, sentenceRangesWholeText } from '../../../src/core/chunking/sentences';
-import { frontMatterEnd, headingStarts } from '../../../src/core/chunking/heading';
 import type { ChunkerParams } from '../../../src/shared/settings';
 import { doc, hashedBagOfWords } from './support';
 
@@ -86,15 +85,5 @@ test('per-line sentence segmentation equals a whole-text Intl.Segmenter pass on 
       assert.deepEqual(sentenceRanges(t), sentenceRangesWholeText(t));
     }),
     { numRuns: 500, seed: 7 },
-  );
-});
-
-test('heading starts from the blocks-only parse equal those of a full mdast parse', () => {
-  fc.assert(
-    fc.property(text, (t) => {
-      const base = frontMatterEnd(t);
-      assert.deepEqual(headingStarts(t, base), headingStarts(t, base, true));
-    }),
-    { numRuns: 500, seed: 11 },
   );
 });
