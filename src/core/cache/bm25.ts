@@ -8,9 +8,9 @@
  */
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, readdirSync, statSync, unlinkSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { Chunk } from '../types';
-import { Bm25Index, BM25_PARAMS } from '../retrieval/bm25';
+import { Bm25Index, BM25_PARAMS, type Bm25BuildOptions } from '../retrieval/bm25';
 import { writeFileAtomic } from '../runs/dir';
 
 /** Entries kept in `<dir>/bm25` (one per chunker configuration in use, plus some history). */
@@ -28,19 +28,46 @@ export function bm25CacheKey(chunks: readonly Chunk[]): string {
  * and stored. `hit` says which. Never throws for cache trouble (unreadable, damaged, read-only disk).
  */
 export function loadOrBuildBm25(chunks: readonly Chunk[], cacheDir: string): { index: Bm25Index; hit: boolean } {
-  const dir = join(cacheDir, 'bm25');
-  const file = join(dir, `${bm25CacheKey(chunks)}.json`);
+  const file = bm25File(chunks, cacheDir);
+  const cached = readCached(file, chunks.length);
+  if (cached) return { index: cached, hit: true };
+  const index = Bm25Index.build(chunks);
+  store(file, index);
+  return { index, hit: false };
+}
+
+/**
+ * As {@link loadOrBuildBm25}, but a build goes through {@link Bm25Index.buildAsync} (yielding through
+ * `opts.onYield`, which may throw to cancel; that error propagates and nothing is stored).
+ */
+export async function loadOrBuildBm25Async(chunks: readonly Chunk[], cacheDir: string, opts: Bm25BuildOptions = {}): Promise<{ index: Bm25Index; hit: boolean }> {
+  const file = bm25File(chunks, cacheDir);
+  const cached = readCached(file, chunks.length);
+  if (cached) return { index: cached, hit: true };
+  const index = await Bm25Index.buildAsync(chunks, opts);
+  store(file, index);
+  return { index, hit: false };
+}
+
+function bm25File(chunks: readonly Chunk[], cacheDir: string): string {
+  return join(cacheDir, 'bm25', `${bm25CacheKey(chunks)}.json`);
+}
+
+function readCached(file: string, size: number): Bm25Index | null {
   try {
     const index = Bm25Index.fromJSON(JSON.parse(readFileSync(file, 'utf8')));
-    if (index.size === chunks.length) return { index, hit: true };
+    if (index.size === size) return index;
   } catch { /* absent or damaged: rebuild */ }
-  const index = Bm25Index.build(chunks);
+  return null;
+}
+
+function store(file: string, index: Bm25Index): void {
   try {
+    const dir = dirname(file);
     mkdirSync(dir, { recursive: true });
     writeFileAtomic(file, JSON.stringify(index.toJSON()));
     prune(dir);
   } catch { /* read-only cache: fine */ }
-  return { index, hit: false };
 }
 
 function prune(dir: string): void {

@@ -8,12 +8,12 @@
  * - {@link embedChunksCached}: the chunk matrix of one chunker through that cache, one embed call for
  *   all misses.
  * - {@link PersistentRerankCache}: reranker pair scores, one file per scorer.
- * - {@link loadOrBuildBm25}: BM25 indexes keyed by the hash of their chunk texts (reading one back is
- *   2–3× faster than building it in a fresh process).
+ * - {@link loadOrBuildBm25} / {@link loadOrBuildBm25Async}: BM25 indexes keyed by the hash of their
+ *   chunk texts (the grid engine reads them back in warm runs instead of re-tokenising every chunk).
  * - {@link cacheSizeReport}, {@link clearCache}.
  */
 export { EmbeddingCache, textsSha, slugOf, type EmbeddingCacheStats } from './embeddings';
 export { embedChunksCached, type ChunkEmbedder } from './embed-chunks';
 export { PersistentRerankCache, RERANK_CACHE_MAX } from './rerank-scores';
 export { cacheSizeReport, clearCache, type CacheSizeReport } from './report';
-export { loadOrBuildBm25, bm25CacheKey, BM25_CACHE_KEEP } from './bm25';
+export { loadOrBuildBm25, loadOrBuildBm25Async, bm25CacheKey, BM25_CACHE_KEEP } from './bm25';

@@ -13,7 +13,7 @@ import type { Chunk, ChunkerId, CorpusDocument, RetrieverId } from '../types';
 import type { RunSettings } from '../../shared/settings';
 import type { ResolvedQuestion } from '../groundtruth';
 import type { PairScorer, TextEmbedder } from '../models';
-import { Bm25Index, DenseIndex, reciprocalRankFusion, rerankPool, type Hit, type RerankCache } from '../retrieval';
+import { Bm25Index, DenseIndex, reciprocalRankFusion, rerankPool, type Bm25BuildOptions, type Hit, type RerankCache } from '../retrieval';
 import { chunkCorpus, chunkerConfigKey } from '../chunking';
 import { configId, planConfigs, type ConfigPlan } from './plan';
 import { prepareChunkerScoring, scoreItem, type ItemScores } from './score';
@@ -34,6 +34,11 @@ export interface EngineCaches {
   embedChunks?(chunks: readonly Chunk[], chunker: ChunkerId, embedder: TextEmbedder): Promise<Float32Array>;
   /** Pair-score cache for reranking. */
   rerank?: RerankCache;
+  /**
+   * The BM25 index over one chunker's chunks (e.g. read back from disk); a build must go through
+   * `Bm25Index.buildAsync(chunks, opts)` so progress and cancel keep flowing.
+   */
+  bm25?(chunks: readonly Chunk[], opts: Bm25BuildOptions): Promise<Bm25Index>;
   /**
    * In-memory memo of whole chunker stages (chunks, BM25 index, dense index) kept by a resident worker
    * between requests, keyed by `<corpusKey>|<chunker config key>|<embedder id>` (needs `corpusKey`).
@@ -248,7 +253,8 @@ export async function runEngine(input: EngineInput): Promise<EngineOutput> {
         // mid-build; a cancel first waits for the embedding in flight (its session must not be
         // released under it), then stops the run.
         try {
-          bm25 = memo?.bm25 ?? (await Bm25Index.buildAsync(chunks, { onYield: () => tick() }));
+          const opts: Bm25BuildOptions = { onYield: () => tick() };
+          bm25 = memo?.bm25 ?? (await (input.caches?.bm25 ? input.caches.bm25(chunks, opts) : Bm25Index.buildAsync(chunks, opts)));
         } catch (e) {
           await matrixP?.catch(() => undefined);
           throw e;

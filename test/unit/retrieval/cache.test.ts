@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync, writeFileSync, readFileSync, chmodSync, readdirSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createHash } from 'node:crypto';
-import { EmbeddingCache, embedChunksCached, PersistentRerankCache, cacheSizeReport, clearCache, loadOrBuildBm25, bm25CacheKey, BM25_CACHE_KEEP, RERANK_CACHE_MAX, type ChunkEmbedder } from '../../../src/core/cache/index';
+import { EmbeddingCache, embedChunksCached, PersistentRerankCache, cacheSizeReport, clearCache, loadOrBuildBm25, loadOrBuildBm25Async, bm25CacheKey, BM25_CACHE_KEEP, RERANK_CACHE_MAX, type ChunkEmbedder } from '../../../src/core/cache/index';
 import { Bm25Index } from '../../../src/core/retrieval/index';
 import { rerankPool, rerankCacheKey, type RerankScorer } from '../../../src/core/retrieval/index';
 import type { Chunk } from '../../../src/core/types';
@@ -203,6 +203,25 @@ test('BM25 index cache: a hit returns the same results; other chunk texts miss; 
     assert.equal(loadOrBuildBm25(chunks, dir).hit, true);
     for (let i = 0; i < BM25_CACHE_KEEP + 3; i++) loadOrBuildBm25(chunksOf([`word${i}`]), dir);
     assert.equal(readdirSync(join(dir, 'bm25')).length, BM25_CACHE_KEEP);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('loadOrBuildBm25Async: builds with yields, stores, reads back the same index; a cancel stores nothing', async () => {
+  const dir = tmp();
+  try {
+    const chunks = chunksOf(['the cat sat', 'a dog ran', '我喜欢吃苹果', 'cat and dog']);
+    await assert.rejects(loadOrBuildBm25Async(chunks, dir, { yieldMs: 0, onYield: async () => { throw new Error('cancelled'); } }), /cancelled/);
+    let yields = 0;
+    const a = await loadOrBuildBm25Async(chunks, dir, { yieldMs: 0, onYield: async () => { yields++; } });
+    assert.equal(a.hit, false); // the cancelled build left no entry
+    assert.equal(yields, chunks.length);
+    const b = await loadOrBuildBm25Async(chunks, dir, { yieldMs: 0, onYield: async () => { yields++; } });
+    assert.equal(b.hit, true);
+    assert.equal(yields, chunks.length); // read back: no build, no yield
+    const fresh = Bm25Index.build(chunks);
+    for (const q of ['cat', 'dog cat', '苹果', 'zebra']) assert.deepEqual(b.index.search(q, 10), fresh.search(q, 10));
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
