@@ -58,7 +58,7 @@ function eolLengthAt(text: string, end: number): number {
  * paragraph (the spec's block phase sees only paragraph lines) and such a line continues it. With the
  * rule off the definitions stay paragraph lines and the block structure is CommonMark's; the one place
  * where definitions change block structure — a Setext underline under a paragraph made only of
- * definitions — is handled in `headingStarts`.
+ * definitions — is handled in `headingLines`.
  */
 let blockParser: MarkdownIt.MarkdownIt | undefined;
 /** The same parser with `reference` on: tells whether a Setext heading's text is only definitions. */
@@ -73,7 +73,10 @@ function blocks(): MarkdownIt.MarkdownIt {
   return blockParser;
 }
 
-/** True when `content` (the raw lines of a top-level paragraph) consists only of link reference definitions. */
+/**
+ * True when `content` — a paragraph's lines (raw at the top level; as markdown-it's trimmed heading
+ * text, container markers removed, when nested) — consists only of link reference definitions.
+ */
 function onlyDefinitions(content: string): boolean {
   if (!/^ {0,3}\[/.test(content)) return false;
   if (!referenceParser) {
@@ -113,7 +116,8 @@ const THEMATIC_UNDERLINE = /^ {0,3}-{3,}[ \t]*$/;
  * edited (same length, same lines) and parsed again: the underline's `=`/`-` become `x`, which is
  * paragraph text; at the top level the definition lines also become blank, so that the paragraph —
  * and a heading it may still become — starts at the old underline, as micromark reports. One such
- * paragraph per extra parse (there are none in the shared corpora).
+ * paragraph per extra parse (there are none in the shared corpora); every edit turns at least one
+ * `=`/`-` into `x`, so the loop ends.
  */
 function headingLines(input: string): number[] {
   let src = input;
