@@ -8,12 +8,13 @@
  * - {@link embedChunksCached}: the chunk matrix of one chunker through that cache, one embed call for
  *   all misses.
  * - {@link PersistentRerankCache}: reranker pair scores, one file per scorer.
+ * - {@link TokenCountCache}: context token counts of result intervals, one file per embedder.
  * - {@link loadOrBuildBm25} / {@link loadOrBuildBm25Async}: BM25 indexes keyed by the hash of their
  *   chunk texts (the grid engine reads them back in warm runs instead of re-tokenising every chunk).
  * - {@link cacheSizeReport}, {@link clearCache}.
  */
 export { EmbeddingCache, textsSha, slugOf, type EmbeddingCacheStats } from './embeddings';
 export { embedChunksCached, type ChunkEmbedder } from './embed-chunks';
-export { PersistentRerankCache, RERANK_CACHE_MAX } from './rerank-scores';
+export { PersistentRerankCache, PersistentNumberMap, TokenCountCache, RERANK_CACHE_MAX, TOKEN_COUNT_CACHE_MAX } from './rerank-scores';
 export { cacheSizeReport, clearCache, type CacheSizeReport } from './report';
 export { loadOrBuildBm25, loadOrBuildBm25Async, bm25CacheKey, BM25_CACHE_KEEP } from './bm25';

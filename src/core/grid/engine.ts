@@ -34,6 +34,8 @@ export interface EngineCaches {
   embedChunks?(chunks: readonly Chunk[], chunker: ChunkerId, embedder: TextEmbedder): Promise<Float32Array>;
   /** Pair-score cache for reranking. */
   rerank?: RerankCache;
+  /** Context token counts of the embedder, keyed `<document SHA-256>:<start>:<end>` (e.g. persisted). */
+  tokenCounts?: { get(key: string): number | undefined; set(key: string, n: number): void };
   /**
    * The BM25 index over one chunker's chunks (e.g. read back from disk); a build must go through
    * `Bm25Index.buildAsync(chunks, opts)` so progress and cancel keep flowing.
@@ -158,9 +160,10 @@ export async function runEngine(input: EngineInput): Promise<EngineOutput> {
   const stages: ChunkerStage[] = [];
   const pairCache: RerankCache = input.caches?.rerank ?? new Map<string, number>();
   // Context cost in tokens (SPEC §7.1): the union of the result list's chunks, merged per document
-  // into maximal intervals, each tokenised once with the embedder's tokenizer (memoised by interval).
-  const textOf = new Map(input.documents.map((d) => [d.source, d.text]));
-  const tokenMemo = new Map<string, number>();
+  // into maximal intervals, each tokenised once with the embedder's tokenizer (memoised by document
+  // hash and interval, across runs when the host passes a persistent `tokenCounts`).
+  const docOf = new Map(input.documents.map((d) => [d.source, d]));
+  const tokenMemo = input.caches?.tokenCounts ?? new Map<string, number>();
   const contextTokens = (list: readonly Chunk[]): number => {
     const bySource = new Map<string, Array<[number, number]>>();
     for (const c of list) {
@@ -177,10 +180,11 @@ export async function runEngine(input: EngineInput): Promise<EngineOutput> {
         if (last && a <= last[1]) last[1] = Math.max(last[1], b);
         else merged.push([a, b]);
       }
+      const doc = docOf.get(source)!;
       for (const [a, b] of merged) {
-        const key = `${source}\0${a}\0${b}`;
+        const key = `${doc.sha256}:${a}:${b}`;
         let n = tokenMemo.get(key);
-        if (n === undefined) tokenMemo.set(key, (n = embedder.countTokens(textOf.get(source)!.slice(a, b))));
+        if (n === undefined) tokenMemo.set(key, (n = embedder.countTokens(doc.text.slice(a, b))));
         total += n;
       }
     }

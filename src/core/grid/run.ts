@@ -18,7 +18,7 @@ import type { Chunk } from '../types';
 import { loadCorpus } from '../corpus';
 import { readGroundTruth, resolveGroundTruth, type ResolvedQuestion } from '../groundtruth';
 import { createMaxSimReranker, loadCrossEncoderFromFolder, loadDefaultEmbedder, loadEmbedderFromFolder, type PairScorer, type TextEmbedder } from '../models';
-import { EmbeddingCache, PersistentRerankCache, embedChunksCached, loadOrBuildBm25Async } from '../cache';
+import { EmbeddingCache, PersistentRerankCache, TokenCountCache, embedChunksCached, loadOrBuildBm25Async } from '../cache';
 import { chunkerConfigKey } from '../chunking';
 import type { GridRunParams, GridRunResult, EvidenceFile } from '../../shared/protocol';
 import { createRunDir, resolveCacheDir, stableStringify, writeFileAtomic, type AcceptanceReport, type QuestionRecord, type RankingEntry, type ResultsFile, type RunFile, type TimingsFile } from '../runs';
@@ -188,6 +188,7 @@ export async function runGrid(params: GridRunParams, hooks: GridHooks = {}): Pro
     }
     const docSha = new Map(corpus.documents.map((d) => [d.source, d.sha256]));
     const emb = embedder;
+    const tokenCounts = TokenCountCache.open(cacheDir, emb.id);
 
     const out: EngineOutput = await timeStage('engine', () =>
       runEngine({
@@ -203,6 +204,7 @@ export async function runGrid(params: GridRunParams, hooks: GridHooks = {}): Pro
           embedChunks: (chunks, chunker) => embedChunksCached(chunks, docSha, chunkerConfigKey(chunker, settings.chunkerParams) + (chunker === 'semantic' ? `|${emb.id}` : ''), emb, embCache),
           rerank: rerankCache ?? undefined,
           bm25: async (chunks, opts) => (await loadOrBuildBm25Async(chunks, cacheDir, opts)).index,
+          tokenCounts,
           getChunks: (doc, key) => chunkCache.getChunks(doc, key),
           putChunks: (doc, key, chunks) => chunkCache.putChunks(doc, key, chunks),
           stages: resident?.stages,
@@ -220,6 +222,7 @@ export async function runGrid(params: GridRunParams, hooks: GridHooks = {}): Pro
     );
     rerankCache?.flush();
     chunkCache.flush();
+    tokenCounts.flush();
     for (const st of out.stages) if (st.error) warnings.push(st.error);
 
     progressAfter('metrics');

@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync, writeFileSync, readFileSync, chmodSync, readdirSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createHash } from 'node:crypto';
-import { EmbeddingCache, embedChunksCached, PersistentRerankCache, cacheSizeReport, clearCache, loadOrBuildBm25, loadOrBuildBm25Async, bm25CacheKey, BM25_CACHE_KEEP, RERANK_CACHE_MAX, type ChunkEmbedder } from '../../../src/core/cache/index';
+import { EmbeddingCache, embedChunksCached, PersistentRerankCache, TokenCountCache, cacheSizeReport, clearCache, loadOrBuildBm25, loadOrBuildBm25Async, bm25CacheKey, BM25_CACHE_KEEP, RERANK_CACHE_MAX, type ChunkEmbedder } from '../../../src/core/cache/index';
 import { Bm25Index } from '../../../src/core/retrieval/index';
 import { rerankPool, rerankCacheKey, type RerankScorer } from '../../../src/core/retrieval/index';
 import type { Chunk } from '../../../src/core/types';
@@ -222,6 +222,25 @@ test('loadOrBuildBm25Async: builds with yields, stores, reads back the same inde
     assert.equal(yields, chunks.length); // read back: no build, no yield
     const fresh = Bm25Index.build(chunks);
     for (const q of ['cat', 'dog cat', '苹果', 'zebra']) assert.deepEqual(b.index.search(q, 10), fresh.search(q, 10));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('token count cache persists per embedder id and ignores another embedder\'s file', () => {
+  const dir = tmp();
+  try {
+    const c = TokenCountCache.open(dir, 'emb:a');
+    assert.equal(c.get('sha:0:10'), undefined);
+    c.set('sha:0:10', 7);
+    assert.equal(c.flush(), true);
+    assert.equal(TokenCountCache.open(dir, 'emb:a').get('sha:0:10'), 7);
+    assert.equal(TokenCountCache.open(dir, 'emb:b').get('sha:0:10'), undefined);
+    // a rerank file of the same id is not read as token counts (another kind)
+    const r = PersistentRerankCache.open(dir, 'emb:a');
+    r.set('sha:0:10', 3);
+    r.flush();
+    assert.equal(TokenCountCache.open(dir, 'emb:a').get('sha:0:10'), 7);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
