@@ -2,7 +2,8 @@
  * The grid worker (worker_threads entry, bundled to dist/worker.js). It owns the indexes and the ONNX
  * sessions of a run and speaks only src/shared/protocol.ts:
  * - `request` → runs the method, streams `progress` (at least every 250 ms: throttled sends plus a
- *   200 ms heartbeat while the engine yields), then exactly one `response`;
+ *   200 ms heartbeat while the engine yields; every stage change at once; the newest progress is
+ *   flushed before the response), then exactly one `response`;
  * - `cancel` → aborts that request's signal; the engine stops at its next yield (≤ ~40 ms of work);
  * - `shutdown` → releases the ONNX sessions and closes the port so the thread exits.
  * Models, pair caches and chunker stages stay resident between requests (a one-question re-run after
@@ -53,14 +54,21 @@ async function handle(req: WorkerRequest): Promise<void> {
   const ac = new AbortController();
   controllers.set(req.id, ac);
   let last: ProgressMessage | null = null;
+  let sentMsg: ProgressMessage | null = null;
   let lastSent = 0;
   const emit = (force = false) => {
     if (!last) return;
     const now = Date.now();
-    if (force || now - lastSent >= 100) {
+    // A new stage is sent at once (a few dozen per run); within a stage at most every 100 ms.
+    if (force || now - lastSent >= 100 || last.stage !== sentMsg?.stage) {
       lastSent = now;
+      sentMsg = last;
       send(last);
     }
+  };
+  /** The newest progress, if the throttle held it back: a short run still shows its last stage before the response. */
+  const flush = () => {
+    if (last && last !== sentMsg) emit(true);
   };
   const heartbeat = setInterval(() => emit(true), 200);
   try {
@@ -78,6 +86,7 @@ async function handle(req: WorkerRequest): Promise<void> {
         },
         onLog: (level, message) => send({ kind: 'log', level, message }),
       });
+      flush();
       send({ kind: 'response', id: req.id, ok: true, method: 'grid.run', result });
       return;
     }
