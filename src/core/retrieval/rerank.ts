@@ -33,6 +33,14 @@ export function rerankCacheKey(scorerId: string, query: string, chunkText: strin
   return `${scorerId}\n${sha256Hex(query)}\n${sha256Hex(chunkText)}`;
 }
 
+/** SHA-256 of each chunk's text, memoised per chunk object (a chunk recurs in many pools). */
+const textSha = new WeakMap<Chunk, string>();
+function chunkTextSha(c: Chunk): string {
+  let h = textSha.get(c);
+  if (h === undefined) textSha.set(c, (h = sha256Hex(c.text)));
+  return h;
+}
+
 /**
  * Scores every hit of `pool` with `scorer` (one `score` call for all cache misses) and returns the
  * pool re-ordered by the reranker score, best first; equal scores keep their pool order (stable).
@@ -47,7 +55,7 @@ export async function rerankPool(query: string, pool: readonly Hit[], chunks: re
   pool.forEach((h, i) => {
     const c = chunks[h.chunk];
     if (!c) throw new SpanproofError('invariant', `rerank: pool names chunk ${h.chunk} of ${chunks.length}.`);
-    const key = `${scorer.id}\n${qHash}\n${sha256Hex(c.text)}`;
+    const key = `${scorer.id}\n${qHash}\n${chunkTextSha(c)}`;
     const v = cache?.get(key);
     if (v === undefined) {
       missIdx.push(i);
