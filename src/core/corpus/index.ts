@@ -7,10 +7,17 @@
 import type { CorpusDocument } from '../types';
 
 
-/** A file that was not loaded, and why. `source` is the POSIX path relative to the corpus root. */
+/**
+ * A file that was not loaded, and why. `source` is the POSIX path relative to the corpus root.
+ *
+ * Reasons: `too-large` (over `maxFileBytes`), `not-utf8` (invalid UTF-8), `binary` (contains a NUL
+ * byte), `unreadable` (an I/O error or a dangling symbolic link), `outside-root` (a symbolic link whose
+ * real path leaves the corpus root — never read, never walked), `symlink-loop` (a symbolic link to a
+ * folder that contains it — not walked). Symbolic links that stay inside the root are followed.
+ */
 export interface SkippedFile {
   source: string;
-  reason: 'too-large' | 'not-utf8' | 'binary' | 'unreadable';
+  reason: 'too-large' | 'not-utf8' | 'binary' | 'unreadable' | 'outside-root' | 'symlink-loop';
   /** Human-readable detail, e.g. `5242880 bytes > limit 4194304` or the byte offset of the bad sequence. */
   detail: string;
 }

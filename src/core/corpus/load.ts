@@ -1,8 +1,10 @@
 /**
  * Loading a corpus from disk (SPEC §2): glob under a root, read each file, decode, skip with a reason.
  */
-import { readFile, stat } from 'node:fs/promises';
+import { realpath as realpathCb, realpathSync, stat as statCb } from 'node:fs';
+import { readFile, realpath, stat } from 'node:fs/promises';
 import * as path from 'node:path';
+import picomatch from 'picomatch';
 import { glob } from 'tinyglobby';
 import { DEFAULT_SETTINGS } from '../../shared/settings';
 import { SpanproofError } from '../errors';
@@ -15,11 +17,21 @@ const PARALLEL_READS = 16;
 
 /**
  * Load every file under `root` matched by `include` and not by `exclude` (globs relative to the root,
- * dot files included, symlinks followed). Sources are POSIX paths relative to the root; documents and
- * skipped files are sorted by source in UTF-8 byte order.
+ * dot files included). Sources are POSIX paths relative to the root; documents and skipped files are
+ * sorted by source in UTF-8 byte order.
  *
- * Never throws for an individual file: oversize, non-UTF-8, NUL-containing and unreadable files land
- * in `skipped` with a reason. Throws `SpanproofError('not-found')` only when `root` is not a directory.
+ * Symbolic links: a link whose real path stays inside the corpus root (compared after resolving the
+ * root's own real path) is followed — a linked file is loaded under the link's path, a linked folder is
+ * walked under the link's path (so its files may appear under two sources, as they would in the
+ * workspace). A link whose real path leaves the root is never read nor walked: it is reported as
+ * skipped `outside-root` (e.g. `passwd.txt -> /etc/passwd`, `up -> ..`). A link to a folder that is
+ * already an ancestor on the walked path (e.g. `sub/back -> ..` or `self -> .`) is skipped as
+ * `symlink-loop` and not walked. A dangling link is skipped as `unreadable`. Linked folders are
+ * reported only when the exclude globs do not exclude them; linked files only when the globs match them.
+ *
+ * Never throws for an individual file: oversize, non-UTF-8, NUL-containing, unreadable and out-of-root
+ * files land in `skipped` with a reason. Throws `SpanproofError('not-found')` only when `root` is not a
+ * directory.
  */
 export async function loadCorpus(root: string, opts: CorpusOptions = {}): Promise<Corpus> {
   const absRoot = path.resolve(root);
@@ -36,18 +48,25 @@ export async function loadCorpus(root: string, opts: CorpusOptions = {}): Promis
     throw new SpanproofError('not-found', 'the corpus root is not a folder.', { file: root, fix: 'pass a folder (not a file) with --workspace DIR.' });
   }
 
-  const sources = (await glob(include, { cwd: absRoot, ignore: exclude, onlyFiles: true, dot: true, expandDirectories: false }))
-    .map((s) => s.split(path.sep).join('/'));
+  const realRoot = await realpath(absRoot);
+  const linkSkips = new Map<string, SkippedFile>();
+  const guard = symlinkGuard(absRoot, realRoot, include, exclude, (s) => linkSkips.set(s.source, s));
+  const sources = (await glob(include, {
+    cwd: absRoot, ignore: exclude, onlyFiles: true, dot: true, expandDirectories: false,
+    // tinyglobby (fdir) calls `realpath` for every symlink before following it; the guard refuses the
+    // ones that leave the root or loop, so they are neither read nor walked.
+    fs: { realpath: guard as unknown as typeof realpathCb },
+  })).map((s) => s.split(path.sep).join('/'));
   const unique = [...new Set(sources)].sort(compareSources);
 
   const documents: CorpusDocument[] = [];
-  const skipped: SkippedFile[] = [];
+  const skipped: SkippedFile[] = [...linkSkips.values()].filter((s) => !unique.includes(s.source));
   const results = new Array<CorpusDocument | SkippedFile>(unique.length);
   let next = 0;
   const worker = async (): Promise<void> => {
     while (next < unique.length) {
       const i = next++;
-      results[i] = await loadOne(absRoot, unique[i], maxFileBytes);
+      results[i] = await loadOne(absRoot, realRoot, unique[i], maxFileBytes);
     }
   };
   await Promise.all(Array.from({ length: Math.min(PARALLEL_READS, unique.length) }, worker));
@@ -55,12 +74,16 @@ export async function loadCorpus(root: string, opts: CorpusOptions = {}): Promis
     if ('text' in r) documents.push(r);
     else skipped.push(r);
   }
+  skipped.sort((a, b) => compareSources(a.source, b.source));
   return { root: absRoot, documents, skipped };
 }
 
-async function loadOne(root: string, source: string, maxFileBytes: number): Promise<CorpusDocument | SkippedFile> {
+async function loadOne(root: string, realRoot: string, source: string, maxFileBytes: number): Promise<CorpusDocument | SkippedFile> {
   const file = path.join(root, ...source.split('/'));
   try {
+    // Second line of defence (a link may have changed since the walk): never read outside the root.
+    const real = await realpath(file);
+    if (!isInside(realRoot, real)) return { source, reason: 'outside-root', detail: `links to ${real}, outside the corpus root` };
     const st = await stat(file);
     if (st.size > maxFileBytes) {
       return { source, reason: 'too-large', detail: `${st.size} bytes > limit ${maxFileBytes} bytes (setting maxFileBytes)` };
@@ -79,4 +102,66 @@ async function loadOne(root: string, source: string, maxFileBytes: number): Prom
 /** Order of sources: UTF-8 byte order (= code-point order), independent of locale. */
 export function compareSources(a: string, b: string): number {
   return Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
+}
+
+/** True when `p` is `dir` itself or below it (both absolute real paths). */
+function isInside(dir: string, p: string): boolean {
+  const rel = path.relative(dir, p);
+  return rel === '' || (rel !== '..' && !rel.startsWith('..' + path.sep) && !path.isAbsolute(rel));
+}
+
+type RealpathCallback = (err: NodeJS.ErrnoException | null, resolved: string) => void;
+
+/**
+ * A `realpath` for tinyglobby's `fs` option that refuses (with an error, which fdir treats as "drop this
+ * entry") every symlink whose real path is outside `realRoot` or is a folder already on the walked path,
+ * and reports each refused or dangling link through `report` when the globs would have cared about it.
+ */
+function symlinkGuard(absRoot: string, realRoot: string, include: string[], exclude: string[], report: (s: SkippedFile) => void) {
+  const opts = { dot: true, posix: true };
+  const included = picomatch(include, opts);
+  const excluded = picomatch(exclude, opts);
+  const refuse = (cb: RealpathCallback, message: string): void => {
+    cb(Object.assign(new Error(message), { code: 'ESPANPROOF' }), '');
+  };
+  return (p: string, cb: RealpathCallback): void => {
+    const source = path.relative(absRoot, p).split(path.sep).join('/');
+    const wanted = (isDir: boolean): boolean => (isDir ? !excluded(source + '/') : included(source) && !excluded(source));
+    realpathCb(p, (err, real) => {
+      if (err) {
+        if (wanted(false)) report({ source, reason: 'unreadable', detail: `broken symbolic link (${err.code ?? err.message})` });
+        cb(err, '');
+        return;
+      }
+      statCb(real, (serr, st) => {
+        const isDir = !serr && st.isDirectory();
+        if (!isInside(realRoot, real)) {
+          if (wanted(isDir)) report({ source, reason: 'outside-root', detail: `symbolic link to ${real}, outside the corpus root` });
+          refuse(cb, 'outside the corpus root');
+          return;
+        }
+        if (isDir && onWalkedPath(absRoot, realRoot, p, real)) {
+          if (wanted(true)) report({ source, reason: 'symlink-loop', detail: `symbolic link to ${path.relative(realRoot, real).split(path.sep).join('/') || '.'}, a folder that contains it` });
+          refuse(cb, 'symbolic link loop');
+          return;
+        }
+        cb(null, real);
+      });
+    });
+  };
+}
+
+/** True when `real` is the real path of the corpus root or of a folder on the logical path to link `p`. */
+function onWalkedPath(absRoot: string, realRoot: string, p: string, real: string): boolean {
+  if (real === realRoot) return true;
+  for (let dir = path.dirname(p); dir.length > absRoot.length && isInside(absRoot, dir); dir = path.dirname(dir)) {
+    let r: string;
+    try {
+      r = realpathSync(dir);
+    } catch {
+      return true; // cannot tell: refuse rather than risk walking forever
+    }
+    if (r === real) return true;
+  }
+  return false;
 }

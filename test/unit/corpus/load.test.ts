@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { loadCorpus, sha256Hex } from '../../../src/core/corpus';
@@ -92,5 +92,48 @@ test('loadCorpus: an unreadable file is skipped as unreadable', { skip: isRoot |
   } finally {
     chmodSync(path.join(root, 'locked.md'), 0o600);
     rmSync(root, { recursive: true, force: true });
+  }
+});
+
+test('loadCorpus: symlinks leaving the root are skipped (outside-root), loops are not walked, inside links are followed', async (t) => {
+  const parent = mkdtempSync(path.join(tmpdir(), 'spanproof-links-'));
+  const root = path.join(parent, 'corpus');
+  mkdirSync(path.join(root, 'docs', 'sub'), { recursive: true });
+  writeFileSync(path.join(parent, 'secret.md'), 'parent secret');
+  writeFileSync(path.join(root, 'docs', 'a.md'), 'doc a');
+  const outside = path.join(parent, 'outside.txt');
+  writeFileSync(outside, 'outside text');
+  try {
+    try {
+      symlinkSync(outside, path.join(root, 'passwd.txt')); // file link out of the root
+    } catch (e) {
+      t.skip(`symlinks not permitted here: ${(e as Error).message}`);
+      return;
+    }
+    symlinkSync('..', path.join(root, 'loop')); // the parent folder: outside the root
+    symlinkSync('..', path.join(root, 'docs', 'sub', 'back')); // docs/: a loop inside the root
+    symlinkSync('.', path.join(root, 'self')); // the root itself: a loop
+    symlinkSync('docs/a.md', path.join(root, 'alias.md')); // file link inside the root: followed
+    symlinkSync('docs', path.join(root, 'docs-link')); // folder link inside the root: followed
+    symlinkSync('missing.md', path.join(root, 'dangling.md'));
+    symlinkSync(outside, path.join(root, 'ignored.py')); // not matched by the include globs: not reported
+    const c = await loadCorpus(root);
+    assert.deepEqual(c.documents.map((d) => [d.source, d.text]), [
+      ['alias.md', 'doc a'],
+      ['docs-link/a.md', 'doc a'],
+      ['docs/a.md', 'doc a'],
+    ]);
+    const realParent = realpathSync(parent);
+    assert.deepEqual(c.skipped, [
+      { source: 'dangling.md', reason: 'unreadable', detail: 'broken symbolic link (ENOENT)' },
+      { source: 'docs-link/sub/back', reason: 'symlink-loop', detail: 'symbolic link to docs, a folder that contains it' },
+      { source: 'docs/sub/back', reason: 'symlink-loop', detail: 'symbolic link to docs, a folder that contains it' },
+      { source: 'loop', reason: 'outside-root', detail: `symbolic link to ${realParent}, outside the corpus root` },
+      { source: 'passwd.txt', reason: 'outside-root', detail: `symbolic link to ${path.join(realParent, 'outside.txt')}, outside the corpus root` },
+      { source: 'self', reason: 'symlink-loop', detail: 'symbolic link to ., a folder that contains it' },
+    ]);
+    assert.ok(!c.documents.some((d) => d.text === 'parent secret' || d.text === 'outside text'));
+  } finally {
+    rmSync(parent, { recursive: true, force: true });
   }
 });
