@@ -5,7 +5,11 @@
  * digits and `_`, lower-cased; each Han/Hiragana/Katakana character is its own token). Slide a window
  * of as many document tokens as the quote has over the document, maintaining the multiset overlap
  * Σ_t min(window[t], quote[t]) incrementally. Similarity = overlap / quote token count. The best window
- * (first on ties) is reported when its similarity ≥ `MIN_SIMILARITY`.
+ * (first on ties) is reported when its similarity ≥ `MIN_SIMILARITY`. The window is trimmed to its first
+ * and last tokens that occur in the quote, then widened over the quote's leading and trailing non-token
+ * text (punctuation, quotes, whitespace) where the document has the same characters next to the window
+ * and the window's edge token is the quote's edge token — so a quick fix built from `text` does not cut
+ * the closing "." or opening "“" off the quote.
  */
 import type { NearMatch } from './index';
 import { lineOf } from './text';
@@ -64,7 +68,26 @@ export function nearestMatch(quote: string, text: string): NearMatch | undefined
   let b = bestAt + w - 1;
   while (a < b && !need.has(doc[a].t)) a++;
   while (b > a && !need.has(doc[b].t)) b--;
-  const start = doc[a].start;
-  const end = doc[b].end;
+  let start = doc[a].start;
+  let end = doc[b].end;
+  // Widen over the quote's leading/trailing punctuation and whitespace where the document agrees.
+  if (doc[a].t === q[0].t) {
+    const lead = quote.slice(0, q[0].start);
+    let k = 0;
+    while (k < lead.length && start - 1 - k >= 0 && text.charCodeAt(start - 1 - k) === lead.charCodeAt(lead.length - 1 - k)) k++;
+    start -= k;
+  }
+  if (doc[b].t === q[m - 1].t) {
+    const trail = quote.slice(q[m - 1].end);
+    let k = 0;
+    while (k < trail.length && end + k < text.length && text.charCodeAt(end + k) === trail.charCodeAt(k)) k++;
+    end += k;
+  }
+  // Never split a surrogate pair (the widening compares code units).
+  if (start > 0 && isLow(text.charCodeAt(start)) && isHigh(text.charCodeAt(start - 1))) start++;
+  if (end < text.length && isLow(text.charCodeAt(end)) && isHigh(text.charCodeAt(end - 1))) end--;
   return { start, end, line: lineOf(text, start), text: text.slice(start, end), similarity };
 }
+
+const isHigh = (c: number): boolean => c >= 0xd800 && c <= 0xdbff;
+const isLow = (c: number): boolean => c >= 0xdc00 && c <= 0xdfff;
