@@ -3,52 +3,52 @@
  * version (with offsets that follow live edits), and its resolution against the current text of every
  * referenced document — the open editor's text when the document is open, the file otherwise.
  *
- * Writes are atomic (core `writeGroundTruth`) and never silent over a concurrent disk edit: the disk
- * version is re-read first and, when it changed since we last saw it, merged by question id
- * (`mergeGroundTruth`); a real conflict is refused with a message and nothing is written.
+ * Disk synchronisation is `GroundTruthSync` (gtSync.ts, vscode-free, unit-tested): one serialised queue for
+ * reloads and writes; every write re-reads the disk and three-way-merges a concurrent edit by question id
+ * (`mergeGroundTruth`) against the text it last read or wrote, and a real conflict is refused with a
+ * message and nothing written (SPEC §16). Watcher events for our own writes are recognised by content.
  */
 import * as path from 'node:path';
 import { readFile } from 'node:fs/promises';
 import picomatch from 'picomatch';
 import * as vscode from 'vscode';
-import {
-  parseGroundTruth,
-  resolveGroundTruth,
-  serializeGroundTruth,
-  writeGroundTruth,
-  type GroundTruthFile,
-  type Resolution,
-} from '../core/groundtruth';
+import { resolveGroundTruth, type GroundTruthFile, type Resolution } from '../core/groundtruth';
 import { decodeDocument } from '../core/corpus';
 import type { RunSettings } from '../shared/settings';
-import { mergeGroundTruth } from './merge';
+import { GroundTruthSync, type WriteOutcome } from './gtSync';
 
-export type WriteOutcome = 'written' | 'unchanged' | 'merged' | 'conflict' | 'failed';
+export type { WriteOutcome } from './gtSync';
 
 export class GroundTruthStore implements vscode.Disposable {
-  /** In-memory ground truth; null when the file does not exist yet. */
-  gt: GroundTruthFile | null = null;
-  /** The file could not be parsed; its message names file and field. */
-  loadError: string | null = null;
   resolution: Resolution | null = null;
-  /** Exact disk content we last read or wrote (null: no file). Used to detect concurrent edits. */
-  private diskContent: string | null = null;
+  /** The file on disk and the in-memory version; `path` follows the settings. */
+  private sync: GroundTruthSync;
   /** Texts of referenced documents that are not open in an editor, read from disk. */
   private diskTexts = new Map<string, string | undefined>();
   private isIncluded: (source: string) => boolean = () => true;
   private readonly emitter = new vscode.EventEmitter<void>();
   readonly onDidChange = this.emitter.event;
-  private writing: Promise<unknown> = Promise.resolve();
 
   constructor(
     readonly folder: vscode.WorkspaceFolder,
     private settings: RunSettings,
   ) {
+    this.sync = new GroundTruthSync(this.file);
     this.applySettings(settings);
   }
 
   get file(): string {
     return path.resolve(this.folder.uri.fsPath, this.settings.groundTruthPath);
+  }
+
+  /** In-memory ground truth; null when the file does not exist yet (or is invalid: see `loadError`). */
+  get gt(): GroundTruthFile | null {
+    return this.sync.gt;
+  }
+
+  /** The file could not be parsed; its message names file and field. */
+  get loadError(): string | null {
+    return this.sync.loadError;
   }
 
   get settingsMinQuote(): number {
@@ -60,6 +60,8 @@ export class GroundTruthStore implements vscode.Disposable {
     const inc = picomatch(settings.include, { dot: true });
     const exc = picomatch(settings.exclude, { dot: true });
     this.isIncluded = (s) => inc(s) && !exc(s);
+    // A different ground-truth path is a different file: start over from it on the next load.
+    if (this.sync.file !== this.file) this.sync = new GroundTruthSync(this.file);
   }
 
   /** POSIX source path of `uri` relative to the folder, or undefined when outside it. */
@@ -87,26 +89,9 @@ export class GroundTruthStore implements vscode.Disposable {
     return this.diskTexts.get(source);
   };
 
-  /** (Re)read the ground-truth file and the referenced documents, then resolve. */
+  /** (Re)read the ground-truth file (after any queued write) and the referenced documents, then resolve. */
   async load(): Promise<void> {
-    let content: string | null;
-    try {
-      content = await readFile(this.file, 'utf8');
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
-      content = null;
-    }
-    this.diskContent = content;
-    this.loadError = null;
-    if (content === null) this.gt = null;
-    else {
-      try {
-        this.gt = parseGroundTruth(content, this.file);
-      } catch (e) {
-        this.gt = null;
-        this.loadError = e instanceof Error ? e.message : String(e);
-      }
-    }
+    await this.sync.reload();
     await this.refreshDiskTexts();
     this.resolve();
   }
@@ -148,16 +133,15 @@ export class GroundTruthStore implements vscode.Disposable {
         if (!memo.has(source)) memo.set(source, this.textOf(source));
         return memo.get(source);
       };
-      this.resolution = resolveGroundTruth(this.gt, textOf, { minQuoteLength: this.settings.minQuoteLength });
-      if (this.resolution.changed) this.gt = this.resolution.updated;
+      this.resolution = resolveGroundTruth(this.gt, textOf, { minQuoteLength: this.settings.minQuoteLength, maxQuoteLength: this.settings.maxQuoteLength });
+      if (this.resolution.changed) this.sync.gt = this.resolution.updated;
     }
     this.emitter.fire();
   }
 
   /** True when the in-memory version differs from the disk version. */
   get dirty(): boolean {
-    if (!this.gt) return false;
-    return this.diskContent === null || serializeGroundTruth(this.gt) !== this.diskContent;
+    return this.sync.dirty;
   }
 
   /** Apply `edit` to a copy of the ground truth (created when missing) and write it. */
@@ -168,7 +152,7 @@ export class GroundTruthStore implements vscode.Disposable {
     }
     const next: GroundTruthFile = structuredClone(this.gt ?? { spanproof: 1, questions: [] });
     edit(next);
-    this.gt = next;
+    this.sync.gt = next;
     this.resolve();
     return this.write();
   }
@@ -180,80 +164,43 @@ export class GroundTruthStore implements vscode.Disposable {
   }
 
   /** Write the in-memory version, merging a concurrent disk edit or refusing on conflict. Serialised. */
-  write(): Promise<WriteOutcome> {
-    const run = this.writing.then(() => this.writeNow());
-    this.writing = run.catch(() => undefined);
-    return run;
-  }
-
-  private async writeNow(): Promise<WriteOutcome> {
-    if (!this.gt) return 'unchanged';
-    let onDisk: string | null;
-    try {
-      onDisk = await readFile(this.file, 'utf8');
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
-      onDisk = null;
+  async write(): Promise<WriteOutcome> {
+    const before = this.sync.gt;
+    const r = await this.sync.write();
+    if (r.outcome === 'conflict' && r.error !== undefined) {
+      void vscode.window.showErrorMessage(
+        `Spanproof did not save the ground truth: the file on disk changed and is now invalid (${r.error}). Fix it, then save again.`,
+      );
+    } else if (r.outcome === 'conflict') {
+      // Not awaited: the refusal must not block the caller until the user reacts.
+      void vscode.window
+        .showWarningMessage(
+          `Spanproof did not save the ground truth: ${path.basename(this.file)} was changed on disk and the same question(s) were edited here (${(r.conflicts ?? []).join(', ')}).`,
+          'Reload from Disk',
+          'Open File',
+        )
+        .then(async (choice) => {
+          if (choice === 'Reload from Disk') await this.load();
+          if (choice === 'Open File') await vscode.window.showTextDocument(vscode.Uri.file(this.file));
+        });
+    } else if (r.outcome === 'failed') {
+      void vscode.window.showErrorMessage(`Spanproof could not write ${this.file}: ${r.error}`);
     }
-    let next = this.gt;
-    let outcome: WriteOutcome = 'written';
-    if (onDisk !== this.diskContent && onDisk !== null) {
-      // Someone else changed the file since we read it: merge by question id, or refuse.
-      let theirs: GroundTruthFile;
-      try {
-        theirs = parseGroundTruth(onDisk, this.file);
-      } catch (e) {
-        void vscode.window.showErrorMessage(
-          `Spanproof did not save the ground truth: the file on disk changed and is now invalid (${e instanceof Error ? e.message : e}). Fix it, then save again.`,
-        );
-        return 'conflict';
-      }
-      const base = this.diskContent === null ? { spanproof: 1 as const, questions: [] } : parseGroundTruth(this.diskContent, this.file);
-      const m = mergeGroundTruth(base, next, theirs);
-      if (!m.merged) {
-        // Not awaited: the refusal must not block the caller until the user reacts.
-        void vscode.window
-          .showWarningMessage(
-            `Spanproof did not save the ground truth: ${path.basename(this.file)} was changed on disk and the same question(s) were edited here (${m.conflicts.join(', ')}).`,
-            'Reload from Disk',
-            'Open File',
-          )
-          .then(async (choice) => {
-            if (choice === 'Reload from Disk') await this.load();
-            if (choice === 'Open File') await vscode.window.showTextDocument(vscode.Uri.file(this.file));
-          });
-        return 'conflict';
-      }
-      next = m.merged;
-      outcome = 'merged';
-    }
-    const text = serializeGroundTruth(next);
-    if (text === onDisk) {
-      this.diskContent = onDisk;
-      this.gt = next;
-      return 'unchanged';
-    }
-    try {
-      await writeGroundTruth(this.file, next, { expectedContent: onDisk });
-    } catch (e) {
-      void vscode.window.showErrorMessage(`Spanproof could not write ${this.file}: ${e instanceof Error ? e.message : e}`);
-      return 'failed';
-    }
-    this.diskContent = await readFile(this.file, 'utf8');
-    if (outcome === 'merged') {
-      this.gt = next;
+    if (this.sync.gt !== before) {
+      // The disk edit merged in may reference other documents.
       await this.refreshDiskTexts();
       this.resolve();
     }
-    return outcome;
+    return r.outcome;
   }
 
-  /** Called by the file watcher: reload unless the change is our own write. */
+  /** Called by the file watcher: ignore our own writes (by content), reload or merge a foreign edit. */
   async onDiskChange(): Promise<void> {
-    const onDisk = await readFile(this.file, 'utf8').catch(() => null);
-    if (onDisk === this.diskContent) return;
-    if (this.dirty) return; // merged on our next write
-    await this.load();
+    const outcome = await this.sync.syncFromDisk();
+    if (outcome === 'reloaded' || outcome === 'merged') {
+      await this.refreshDiskTexts();
+      this.resolve();
+    }
   }
 
   dispose(): void {
