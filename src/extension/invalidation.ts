@@ -15,6 +15,7 @@ export const INVALIDATES: Record<keyof RunSettings, Invalidation> = {
   maxFileBytes: 'corpus',
   groundTruthPath: 'groundtruth',
   minQuoteLength: 'groundtruth',
+  maxQuoteLength: 'groundtruth',
   chunkers: 'index',
   chunkerParams: 'index',
   embeddingModel: 'index',

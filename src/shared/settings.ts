@@ -22,6 +22,8 @@ export interface RunSettings {
   groundTruthPath: string;
   /** Quotes shorter than this (UTF-16 code units) are rejected as evidence (SPEC §3.2 rule 5). */
   minQuoteLength: number;
+  /** Quotes longer than this (UTF-16 code units) are rejected as evidence: a passage, not a document. */
+  maxQuoteLength: number;
   chunkers: ChunkerId[];
   chunkerParams: ChunkerParams;
   retrievers: RetrieverId[];
@@ -62,6 +64,7 @@ export const DEFAULT_SETTINGS: RunSettings = {
   maxFileBytes: 4 * 1024 * 1024,
   groundTruthPath: '.spanproof/groundtruth.json',
   minQuoteLength: 12,
+  maxQuoteLength: 20000,
   chunkers: ['fixed', 'recursive', 'sentence', 'heading', 'semantic'],
   chunkerParams: {
     fixed: { size: 800, overlap: 100 },

@@ -23,13 +23,13 @@ export function register(program: Command, setExit: SetExit): void {
     .description('Resolve every evidence quote of the ground truth against the corpus and report the acceptance rate.')
     .option('--workspace <dir>', 'corpus root', '.')
     .option('--groundtruth <file>', `ground-truth file (default <workspace>/${DEFAULT_SETTINGS.groundTruthPath})`)
-    .option('--config <file>', 'run settings JSON (as for `spanproof run`): include, exclude, maxFileBytes, minQuoteLength, groundTruthPath apply')
+    .option('--config <file>', 'run settings JSON (as for `spanproof run`): include, exclude, maxFileBytes, minQuoteLength, maxQuoteLength, groundTruthPath apply')
     .option('--json', 'print only the acceptance report as JSON on stdout')
     .option('--fix', 'write re-anchored (moved) offsets back to the file, atomically, keeping a .bak copy of the previous version')
     .addHelpText('after', `
 Resolution (quote is the truth, offsets are a cache): exact at offsets → EOL-insensitive re-anchor by
 prefix/suffix then nearness (moved) → stale (nearest near-match shown) / ambiguous (candidate lines) /
-rejected (quote shorter than ${DEFAULT_SETTINGS.minQuoteLength} characters). Moved offsets are never written by
+rejected (quote shorter than ${DEFAULT_SETTINGS.minQuoteLength} or longer than ${DEFAULT_SETTINGS.maxQuoteLength} code units). Moved offsets are never written by
 validate itself; the editor writes them on save, or pass --fix.
 
 Exit codes: 0 every question resolved (moved counts as resolved); 1 some evidence is stale,
@@ -42,7 +42,7 @@ ambiguous or rejected; 2 the ground-truth file is missing, unreadable or invalid
       const { gt, text } = await readGroundTruthWithText(gtFile);
       const corpus = await loadCorpus(workspace, { include: settings.include, exclude: settings.exclude, maxFileBytes: settings.maxFileBytes });
       const texts = new Map(corpus.documents.map((d) => [d.source, d.text]));
-      const res = resolveGroundTruth(gt, (s) => texts.get(s), { minQuoteLength: settings.minQuoteLength });
+      const res = resolveGroundTruth(gt, (s) => texts.get(s), { minQuoteLength: settings.minQuoteLength, maxQuoteLength: settings.maxQuoteLength });
       let written = false;
       if (opts.fix && res.changed) {
         await copyFile(gtFile, `${gtFile}.bak`);

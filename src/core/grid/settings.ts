@@ -19,6 +19,7 @@ const schema = z
     maxFileBytes: posInt,
     groundTruthPath: z.string(),
     minQuoteLength: z.number().int().nonnegative(),
+    maxQuoteLength: posInt,
     chunkers: z.array(chunker).min(1),
     chunkerParams: z
       .object({

@@ -60,7 +60,7 @@ export type EvidenceResolution =
   | { status: 'stale'; reason: string; nearest?: NearMatch }
   /** Rule 4: several equally good occurrences; candidate offsets and 1-based lines. */
   | { status: 'ambiguous'; candidates: AnchorCandidate[] }
-  /** Rule 5: the quote is too short to be evidence. */
+  /** Rule 5: the quote is too short (or longer than `maxQuoteLength`) to be evidence. */
   | { status: 'rejected'; reason: string };
 
 /** The best near-match of a stale quote, for the report / quick fix only — never used as a resolution. */
@@ -125,6 +125,8 @@ export interface Resolution {
 export interface ResolveOptions {
   /** Quotes shorter than this many UTF-16 code units (after trimming whitespace) are rejected; default 12. */
   minQuoteLength?: number;
+  /** Quotes longer than this many UTF-16 code units (as written, untrimmed) are rejected; default 20 000. */
+  maxQuoteLength?: number;
 }
 
 export { indentOf, parseGroundTruth, serializeGroundTruth } from './schema';

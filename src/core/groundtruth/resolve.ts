@@ -1,6 +1,8 @@
 /**
  * Resolution of evidence selectors to spans, exactly as SPEC §3.2:
- *  5. `exact` shorter than `minQuoteLength` (checked first) → rejected;
+ *  5. `exact` shorter than `minQuoteLength` (trimmed) or longer than `maxQuoteLength` (untrimmed; a
+ *     guard against a whole document pasted as a quote and copied into every results file; checked
+ *     first) → rejected;
  *     source not in the corpus → stale ("source not found");
  *  1. `text.slice(start, end) === exact` → resolved;
  *  2. re-anchor: every occurrence of `exact` with `\r\n`, `\r`, `\n` treated as equal, mapped back to raw
@@ -44,6 +46,10 @@ function resolveIn(sel: EvidenceSelector, doc: DocumentView | undefined, opts: R
       status: 'rejected',
       reason: `quote is ${len} characters long (ignoring surrounding whitespace), shorter than the minimum of ${min}; quote a longer passage, or lower minQuoteLength`,
     };
+  }
+  const max = opts.maxQuoteLength ?? DEFAULT_SETTINGS.maxQuoteLength;
+  if (sel.exact.length > max) {
+    return { status: 'rejected', reason: `too long (${sel.exact.length} code units; maximum ${max}): quote a shorter passage or raise maxQuoteLength` };
   }
   if (doc === undefined) return { status: 'stale', reason: 'source not found' };
   const { text } = doc;

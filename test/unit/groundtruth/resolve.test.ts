@@ -171,3 +171,28 @@ test('resolveGroundTruth: acceptance report, moved offsets applied to a copy, ex
   assert.equal(again.changed, false);
   assert.equal(again.acceptance.moved, 0);
 });
+
+test('rule 5: a quote longer than maxQuoteLength is rejected before any search (code units, untrimmed)', () => {
+  const text = 'x'.repeat(40);
+  // 20 001 UTF-16 code units > the default maximum of 20 000.
+  const long = 'y'.repeat(20001);
+  assert.deepEqual(resolveEvidence({ source: 'l.md', exact: long }, text), {
+    status: 'rejected',
+    reason: 'too long (20001 code units; maximum 20000): quote a shorter passage or raise maxQuoteLength',
+  });
+  // Exactly at the maximum is allowed (here: stale, since the text does not contain it) …
+  assert.equal(resolveEvidence({ source: 'l.md', exact: 'y'.repeat(20000) }, text).status, 'stale');
+  // … and the maximum is configurable: 12 code units of "😀😀😀😀😀😀" (6 emoji × 2 units) > 11.
+  const emoji = '😀'.repeat(6);
+  assert.deepEqual(resolveEvidence({ source: 'l.md', exact: emoji }, emoji, { maxQuoteLength: 11 }), {
+    status: 'rejected',
+    reason: 'too long (12 code units; maximum 11): quote a shorter passage or raise maxQuoteLength',
+  });
+  // (no cached offsets → the found span counts as moved)
+  assert.equal(resolveEvidence({ source: 'l.md', exact: emoji }, emoji, { maxQuoteLength: 12 }).status, 'moved');
+  // Through resolveGroundTruth: the rejected item excludes its question and carries no copy of the quote.
+  const gt: GroundTruthFile = { spanproof: 1, questions: [{ id: 'q1', question: 'long?', evidence: [{ source: 'l.md', exact: long }] }] };
+  const r = resolveGroundTruth(gt, () => text);
+  assert.equal(r.questions.length, 0);
+  assert.deepEqual(r.acceptance.rejected, [{ id: 'q1', reason: 'too long (20001 code units; maximum 20000): quote a shorter passage or raise maxQuoteLength', source: 'l.md', evidence: 0 }]);
+});
