@@ -123,7 +123,7 @@ function header(): HTMLElement {
           'p',
           { class: 'acceptance', 'data-testid': 'acceptance' },
           `Ground truth: ${a.resolved}/${a.total} questions resolved (${a.moved} moved; ${a.stale.length} stale, ${a.ambiguous.length} ambiguous, ${a.rejected.length} rejected — excluded, never scored as misses). `,
-          data?.results ? `${data.results.configs.length} configs · k = ${data.results.k} · τ = ${data.results.tau} · N = ${data.results.n}.` : '',
+          data?.results ? `${data.results.configs.length} configs · k = ${data.results.k} · τ = ${data.results.tau} · N = ${data.results.poolSize ?? data.results.n}.` : '',
         )
       : null,
   );

@@ -59,6 +59,12 @@ export interface GridRunParams {
   keepChunks?: boolean;
   /** Only these question ids (one-question re-run); others are not scored. */
   questionIds?: string[];
+  /**
+   * When true, a run with no question to score (none resolved, none selected) is refused with
+   * SpanproofError('bad-input') before the run directory is created (the CLI); default false
+   * (the run completes with `n/a` metrics).
+   */
+  requireScorable?: boolean;
   /** When false, nothing is written to disk (one-question re-run from the editor); default true. */
   writeRun?: boolean;
   /** Return the per-(question, config) records in the response (default false). */

@@ -2,18 +2,21 @@
  * `spanproof run` (SPEC §11): the grid run in the worker thread. Progress bar on a TTY (stderr),
  * plain lines otherwise; `--json` prints only the results.json content plus `runDir` on stdout.
  * SIGINT cancels cleanly (run.json status `cancelled`). Exit codes: 0 ok; 1 a `--fail-under` gate
- * failed (or the run was cancelled); 2 bad input; 3 internal error.
+ * failed; 2 bad input (also: no question can be scored, `--out` holds an earlier run); 3 internal
+ * error, or every item of the run failed (run.json status `failed`); 130 cancelled with SIGINT
+ * (128 + signal 2, the shell convention).
  *
  * `--fail-under METRIC=VALUE` (repeatable) gates on the RECOMMENDED config's mean of METRIC (any key
  * of results.json `metrics`, e.g. `hit@5=0.8`), or `acceptance=0.9` on the resolved/total rate.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import * as path from 'node:path';
 import type { Command } from 'commander';
 import { SpanproofError } from '../../core/errors';
 import { GridClient } from '../../core/grid/client';
-import { parseRunSettings } from '../../core/grid/settings';
-import { readRun, RESULT_METRICS, stableStringify } from '../../core/runs';
+import { parseRunSettings, validateRunSettings } from '../../core/grid/settings';
+import { CHUNKER_IDS } from '../../core/chunking';
+import { assertNewOutDir, readRun, resolveCacheDir, resolveRunsRoot, RESULT_METRICS, stableStringify } from '../../core/runs';
 import { buildReportModel, rankingTable } from '../../core/report';
 import { DEFAULT_SETTINGS, type RunSettings } from '../../shared/settings';
 import type { GridRunResult } from '../../shared/protocol';
@@ -43,6 +46,36 @@ interface RunOptions extends JudgeCliOptions {
 const collect = (v: string, prev: string[]) => [...prev, v];
 const list = (s: string) => s.split(',').map((x) => x.trim()).filter(Boolean);
 
+/** Exit status of a run cancelled with Ctrl-C: 128 + SIGINT (2), the shell convention. */
+export const EXIT_CANCELLED = 130;
+
+const RETRIEVER_IDS = ['bm25', 'dense', 'hybrid'] as const;
+
+/** A comma-separated flag value checked against `known`; the error quotes the bad value and lists the known ones. */
+function parseListFlag<T extends string>(flag: string, value: string, known: readonly T[], noun: string): T[] {
+  const items = list(value);
+  const example = `e.g. ${flag} ${known.slice(0, 2).join(',')}`;
+  if (!items.length) throw new SpanproofError('bad-input', `no ${noun} given in "${value}" (known: ${known.join(', ')}).`, { field: flag, fix: `pass a comma-separated list, ${example}.` });
+  for (const x of items) {
+    if (!(known as readonly string[]).includes(x)) throw new SpanproofError('bad-input', `unknown ${noun} "${x}" (known: ${known.join(', ')}).`, { field: flag, fix: `pass a comma-separated list of those, ${example}.` });
+  }
+  return items as T[];
+}
+
+/** A numeric flag value; `ok` says whether it is acceptable, `rule` says what is. */
+function parseNumberFlag(flag: string, value: string, ok: (n: number) => boolean, rule: string, example: string): number {
+  const n = value.trim() === '' ? NaN : Number(value);
+  if (!ok(n)) throw new SpanproofError('bad-input', `"${value}" is not ${rule}.`, { field: flag, fix: `pass ${rule}, e.g. ${flag} ${example}.` });
+  return n;
+}
+
+/** Refuses a workspace that is missing or is not a folder, before the worker starts. */
+function checkWorkspace(dir: string): void {
+  let isDir = false;
+  try { isDir = statSync(dir).isDirectory(); } catch { /* missing */ }
+  if (!isDir) throw new SpanproofError('not-found', 'the corpus folder does not exist or is not a folder.', { file: dir, fix: 'pass an existing folder with --workspace DIR.' });
+}
+
 /** Parses `METRIC=VALUE`; throws SpanproofError('bad-input') naming the flag. */
 export function parseGate(spec: string): { metric: string; value: number } {
   const m = /^([^=]+)=(.+)$/.exec(spec);
@@ -67,26 +100,17 @@ export function settingsFromOptions(o: RunOptions): RunSettings {
     }
     s = parseRunSettings(raw, o.config);
   }
-  const over: Record<string, unknown> = {};
-  if (o.chunkers) over.chunkers = list(o.chunkers);
-  if (o.retrievers) over.retrievers = list(o.retrievers);
-  if (o.rerank) {
-    over.rerank = list(o.rerank).map((x) => {
-      if (x === 'on') return true;
-      if (x === 'off') return false;
-      throw new SpanproofError('bad-input', `--rerank "${o.rerank}": each value must be on or off.`, { field: '--rerank', fix: 'use --rerank on,off, --rerank on or --rerank off.' });
-    });
-  }
-  if (o.k !== undefined) over.k = Number(o.k);
-  if (o.tau !== undefined) over.tau = Number(o.tau);
-  // Validate the flags through the same schema, naming the flag on error.
-  try {
-    const merged = parseRunSettings({ ...over }, 'command line');
-    return { ...s, ...Object.fromEntries(Object.keys(over).map((k) => [k, (merged as unknown as Record<string, unknown>)[k]])) } as RunSettings;
-  } catch (e) {
-    const err = e as SpanproofError;
-    throw new SpanproofError('bad-input', `invalid option: ${err.message.replace(/^command line: /, '')}`, { field: `--${err.field ?? ''}`, fix: err.fix });
-  }
+  const over: Partial<RunSettings> = {};
+  const flags: Partial<Record<keyof RunSettings, string>> = {};
+  if (o.chunkers !== undefined) { over.chunkers = parseListFlag('--chunkers', o.chunkers, CHUNKER_IDS, 'chunker'); flags.chunkers = '--chunkers'; }
+  if (o.retrievers !== undefined) { over.retrievers = parseListFlag('--retrievers', o.retrievers, RETRIEVER_IDS, 'retriever'); flags.retrievers = '--retrievers'; }
+  if (o.rerank !== undefined) { over.rerank = parseListFlag('--rerank', o.rerank, ['on', 'off'] as const, 'rerank value').map((x) => x === 'on'); flags.rerank = '--rerank'; }
+  if (o.k !== undefined) { over.k = parseNumberFlag('--k', o.k, (n) => Number.isInteger(n) && n >= 1, 'a whole number ≥ 1', '5'); flags.k = '--k'; }
+  if (o.tau !== undefined) { over.tau = parseNumberFlag('--tau', o.tau, (n) => n > 0 && n <= 1, 'a number in (0, 1]', '0.9'); flags.tau = '--tau'; }
+  const merged: RunSettings = { ...s, ...over };
+  // Cross-key checks before anything runs, naming the flag or the --config key to change.
+  validateRunSettings(merged, { file: o.config ?? 'the default settings', flags });
+  return merged;
 }
 
 function progressPrinter(json: boolean): { update(done: number, total: number, stage: string): void; end(): void } {
@@ -131,11 +155,24 @@ export function register(program: Command, setExit: SetExit): void {
     .option('--question <id>', 'score only this question (repeatable)', collect, [])
     .option('--json', 'print only JSON (results.json content plus runDir) on stdout')
     .option('--fail-under <metric=value>', 'exit 1 when the recommended config scores below (repeatable)', collect, [])
+    .addHelpText('after', `
+Exit codes:
+  0    success
+  1    a --fail-under gate failed
+  2    bad input: the message names the file, the key or flag, and the fix (also: no question
+       can be scored, or --out holds an earlier run — a run is never overwritten)
+  3    internal error, or every item of the run failed (run.json status "failed")
+  ${EXIT_CANCELLED}  cancelled with Ctrl-C (SIGINT; run.json status "cancelled")`)
     .action(async (o: RunOptions) => {
       const gates = o.failUnder.map(parseGate);
       const settings = settingsFromOptions(o);
       validateGenerateOptions(settings, o); // --generate (SPEC §14): fail before the grid runs
       const workspace = path.resolve(o.workspace);
+      checkWorkspace(workspace);
+      // Output folders before the worker starts: a file or an unwritable folder is bad input (exit 2), and an earlier run is never reused.
+      if (o.out) assertNewOutDir(path.resolve(o.out));
+      if (o.runsDir) resolveRunsRoot(workspace, path.resolve(o.runsDir));
+      if (o.cacheDir) resolveCacheDir(workspace, path.resolve(o.cacheDir));
       const groundTruthFile = path.resolve(o.groundtruth ?? path.join(workspace, settings.groundTruthPath));
       const client = new GridClient({ onLog: (level, msg) => { if (!o.json) process.stderr.write(`${level}: ${msg}\n`); } });
       const ac = new AbortController();
@@ -148,7 +185,7 @@ export function register(program: Command, setExit: SetExit): void {
       let result: GridRunResult;
       try {
         result = await client.run(
-          { workspace, groundTruthFile, settings, outDir: o.out ? path.resolve(o.out) : undefined, runsRoot: o.runsDir ? path.resolve(o.runsDir) : undefined, cacheDir: o.cacheDir ? path.resolve(o.cacheDir) : undefined, keepChunks: !!o.keepChunks || !!o.biasStudy, questionIds: o.question?.length ? o.question : undefined },
+          { workspace, groundTruthFile, settings, outDir: o.out ? path.resolve(o.out) : undefined, runsRoot: o.runsDir ? path.resolve(o.runsDir) : undefined, cacheDir: o.cacheDir ? path.resolve(o.cacheDir) : undefined, keepChunks: !!o.keepChunks || !!o.biasStudy, questionIds: o.question?.length ? o.question : undefined, requireScorable: true },
           { signal: ac.signal, onProgress: (p) => bar.update(p.done, p.total, p.stage) },
         );
       } catch (e) {
@@ -156,7 +193,7 @@ export function register(program: Command, setExit: SetExit): void {
         const err = e as SpanproofError;
         if (err.code === 'cancelled') {
           process.stderr.write(`spanproof: run cancelled${err.file ? `; run directory ${err.file} (status cancelled)` : ''}.\n`);
-          setExit(1);
+          setExit(EXIT_CANCELLED);
           return;
         }
         throw e;
@@ -180,7 +217,6 @@ export function register(program: Command, setExit: SetExit): void {
         process.stdout.write(`${stableStringify({ ...result.results, runDir: result.runDir }, 2)}\n`);
       } else {
         for (const w of result.warnings) process.stderr.write(`warning: ${w}\n`);
-        if (result.results.questions === 0) process.stderr.write(`warning: no question could be scored (${acc.resolved} of ${acc.total} resolved); run \`spanproof validate\` to see why and fix the ground truth.\n`);
         const out: string[] = [];
         out.push(`Acceptance: ${acc.resolved}/${acc.total} questions resolved${acc.total ? ` (${((100 * acc.resolved) / acc.total).toFixed(1)}%)` : ''}; stale ${acc.stale.length}, ambiguous ${acc.ambiguous.length}, rejected ${acc.rejected.length} (excluded, not scored).`);
         if (result.runDir) {
@@ -193,6 +229,12 @@ export function register(program: Command, setExit: SetExit): void {
         }
         process.stdout.write(out.join('\n') + '\n');
       }
+      if (result.status === 'failed') {
+        // Every item failed: nothing was measured, so no gate can pass or fail meaningfully.
+        process.stderr.write(`spanproof: every question × config item of the run failed (run.json status failed); the errors are in results.json \`errors\`${result.runDir ? ` of ${result.runDir}` : ''}.\n`);
+        setExit(3);
+        return;
+      }
       // Gates.
       const rec = result.ranking.find((r) => r.recommended);
       const recCfg = result.results.configs.find((c) => c.id === rec?.id);
@@ -204,7 +246,7 @@ export function register(program: Command, setExit: SetExit): void {
           process.stderr.write(`gate failed: ${g.metric} = ${Number.isFinite(v) ? v.toFixed(4) : 'n/a'}${g.metric === 'acceptance' ? '' : ` (${rec?.id ?? 'no config'})`} < ${g.value}\n`);
         }
       }
-      setExit(failed || generationCancelled ? 1 : 0);
+      setExit(generationCancelled ? EXIT_CANCELLED : failed ? 1 : 0);
     });
   // --generate and the judge flags (SPEC §14), defined with `spanproof generate` in src/cli/judge.ts.
   const runCmd = program.commands.find((c) => c.name() === 'run')!;

@@ -26,7 +26,7 @@ import { runEngine, engineTotal, type EngineOutput, type ItemRecord } from './en
 import { aggregate } from './aggregate';
 import { explainConfig } from './explain';
 import { buildRanking } from './ranking';
-import { parseRunSettings } from './settings';
+import { parseRunSettings, validateRunSettings } from './settings';
 import { ChunkCache } from './chunkCache';
 import type { ResidentState } from './resident';
 
@@ -78,11 +78,20 @@ function errorPayload(e: unknown): { code: string; message: string } {
   return { code: isSpanproofError(e) ? e.code : 'internal', message: e instanceof Error ? e.message : String(e) };
 }
 
+/** The error of a run with no question to score (`requireScorable`): the acceptance summary says why. */
+function nothingToScore(a: AcceptanceReport, gtFile: string, ids?: string[]): SpanproofError {
+  const why = `${a.resolved} of ${a.total} questions resolved (stale ${a.stale.length}, ambiguous ${a.ambiguous.length}, rejected ${a.rejected.length})`;
+  if (a.total === 0) return new SpanproofError('bad-input', 'no question can be scored: the ground truth has no questions.', { file: gtFile, fix: 'add questions with evidence (spanproof validate checks the file).' });
+  if (ids && a.resolved > 0) return new SpanproofError('bad-input', `no question can be scored: none of the selected ids (${ids.join(', ')}) is a resolved question; ${why}.`, { file: gtFile, fix: 'select ids of resolved questions (spanproof validate --json lists them).' });
+  return new SpanproofError('bad-input', `no question can be scored: ${why}.`, { file: gtFile, fix: 'run `spanproof validate` to see why each question is excluded, and fix the ground truth.' });
+}
+
 /** Runs the grid and writes the run directory (unless `params.writeRun === false`). */
 export async function runGrid(params: GridRunParams, hooks: GridHooks = {}): Promise<GridRunResult> {
   const t0 = performance.now();
   // Validate whatever the host sent (VS Code settings can hold anything): errors name the key.
   const settings = parseRunSettings(params.settings, 'settings');
+  validateRunSettings(settings, { file: 'settings' }); // cross-key checks (chunker params, k ≤ poolSize) before any work
   const workspace = resolve(params.workspace);
   const writeRun = params.writeRun !== false;
   const warnings: string[] = [];
@@ -119,6 +128,7 @@ export async function runGrid(params: GridRunParams, hooks: GridHooks = {}): Pro
   }
   const excluded = acceptance.total - acceptance.resolved;
   if (excluded > 0) warnings.push(`${excluded} of ${acceptance.total} questions excluded (stale ${acceptance.stale.length}, ambiguous ${acceptance.ambiguous.length}, rejected ${acceptance.rejected.length})`);
+  if (params.requireScorable && questions.length === 0) throw nothingToScore(acceptance, gtFile, params.questionIds);
 
   const corpusHash = sha(corpus.documents.map((d) => `${d.source}\0${d.sha256}`).join('\n'));
   const groundTruthHash = sha(gtBytes);
@@ -228,6 +238,8 @@ export async function runGrid(params: GridRunParams, hooks: GridHooks = {}): Pro
     progressAfter('metrics');
     const chunksOf = new Map(out.stages.map((s) => [s.chunker, s.chunks]));
     const failedItems = out.items.filter((i) => i.status === 'failed');
+    // Every item failed: nothing was measured, so the run failed (some failed items only are reported).
+    const allFailed = out.items.length > 0 && failedItems.length === out.items.length;
     for (const f of failedItems.slice(0, 20)) warnings.push(`item ${f.question} × ${f.config} failed: ${f.error}`);
     if (failedItems.length > 20) warnings.push(`… ${failedItems.length - 20} more failed items`);
     const agg = await timeStage('aggregate', () =>
@@ -237,7 +249,8 @@ export async function runGrid(params: GridRunParams, hooks: GridHooks = {}): Pro
       spanproof: 1,
       k: settings.k,
       tau: settings.tau,
-      n: settings.poolSize,
+      n: questions.length,
+      poolSize: settings.poolSize,
       primaryMetric: settings.primaryMetric,
       seed: settings.bootstrap.seed,
       resamples: settings.bootstrap.resamples,
@@ -303,14 +316,15 @@ export async function runGrid(params: GridRunParams, hooks: GridHooks = {}): Pro
       }
       timings.totalMs = performance.now() - t0;
       writeFileAtomic(join(runDir, 'timings.json'), JSON.stringify(timings, null, 2) + '\n');
-      run.status = 'succeeded';
+      run.status = allFailed ? 'failed' : 'succeeded';
+      if (allFailed) run.error = { code: 'internal', message: `every one of the ${failedItems.length} question × config items failed; first: ${failedItems[0].error ?? 'failed'}` };
       run.progress = { finished: run.progress.total, total: run.progress.total, stage: 'done' };
       run.endedAt = new Date().toISOString();
       run.counts = { documents: corpus.documents.length, questions: questions.length, chunks: Object.fromEntries(out.stages.map((s) => [s.chunker, s.chunks.length])) };
       writeRunJson();
     }
     timings.totalMs = performance.now() - t0;
-    return { runDir, status: 'succeeded', location: run?.location ?? null, results, ranking, timings, ...(params.returnRecords ? { records } : {}), warnings };
+    return { runDir, status: allFailed ? 'failed' : 'succeeded', location: run?.location ?? null, results, ranking, timings, ...(params.returnRecords ? { records } : {}), warnings };
   } catch (e) {
     if (run) {
       run.status = isSpanproofError(e) && e.code === 'cancelled' ? 'cancelled' : 'failed';

@@ -5,7 +5,8 @@
  * or a wrong value is a SpanproofError('bad-input') naming the file, the key and the fix.
  */
 import { z } from 'zod';
-import { SpanproofError } from '../errors';
+import { SpanproofError, isSpanproofError } from '../errors';
+import { validateChunkerParams } from '../chunking/params';
 import { DEFAULT_SETTINGS, type RunSettings } from '../../shared/settings';
 
 const chunker = z.enum(['fixed', 'recursive', 'sentence', 'heading', 'semantic']);
@@ -38,7 +39,7 @@ const schema = z
     k: posInt,
     poolSize: posInt,
     tau: z.number().gt(0).max(1),
-    weights: z.object({ quality: z.number(), latency: z.number(), context: z.number() }).strict().partial(),
+    weights: z.object({ quality: z.number().nonnegative(), latency: z.number().nonnegative(), context: z.number().nonnegative() }).strict().partial(),
     primaryMetric: z.enum(['hit@1', 'hit@3', 'hit@5', 'hit@10', 'mrr', 'ndcg@5', 'ndcg@10', 'coverage@5', 'precision@5', 'iou@5']),
     bootstrap: z.object({ resamples: z.number().int().nonnegative(), seed: z.number().int() }).strict().partial(),
     threads: posInt,
@@ -81,4 +82,47 @@ export function parseRunSettings(input: unknown, file = '--config'): RunSettings
     bootstrap: { ...d.bootstrap, ...v.bootstrap },
     judge: { ...d.judge, ...(v.judge as Partial<RunSettings['judge']> | undefined) },
   };
+}
+
+/** Where each checked key came from, so a message names what the user must change. */
+export interface SettingsSource {
+  /** The settings file (`--config` path, `settings`), named when a key did not come from a flag. */
+  file?: string;
+  /** Settings keys set by command-line flags, mapped to the flag (`{ k: '--k' }`). */
+  flags?: Partial<Record<keyof RunSettings, string>>;
+}
+
+/**
+ * Checks across keys that the per-key schema of {@link parseRunSettings} cannot express, before a run
+ * starts (not mid-run): the parameters of every selected chunker (validateChunkerParams, e.g.
+ * `fixed.overlap` < `fixed.size`), `k ≤ poolSize` (a result list is the head of the candidate pool),
+ * `k ≥ 1`, `tau` in (0, 1], ranking weights ≥ 0.
+ * @throws SpanproofError('bad-input') naming the file or the flag, the key and the fix.
+ */
+export function validateRunSettings(s: RunSettings, source: SettingsSource = {}): void {
+  const flag = (key: keyof RunSettings) => source.flags?.[key];
+  const bad = (key: keyof RunSettings, field: string, message: string, fix: string): never => {
+    throw new SpanproofError('bad-input', message, flag(key) ? { field: flag(key), fix } : { file: source.file, field, fix });
+  };
+  for (const c of s.chunkers) {
+    try {
+      validateChunkerParams(c, s.chunkerParams);
+    } catch (e) {
+      if (!isSpanproofError(e)) throw e;
+      const bare = e.message.replace(`${e.field}: `, '').replace(` Fix: ${e.fix}`, '');
+      bad('chunkerParams', e.field ?? 'chunkerParams', bare, e.fix ?? 'fix chunkerParams.');
+    }
+  }
+  const name = (key: keyof RunSettings) => flag(key) ?? key;
+  if (!(Number.isInteger(s.k) && s.k >= 1)) bad('k', 'k', `k is ${s.k}; it must be a whole number ≥ 1.`, `set ${name('k')} to 1 or more.`);
+  if (!(Number.isInteger(s.poolSize) && s.poolSize >= 1)) bad('poolSize', 'poolSize', `poolSize is ${s.poolSize}; it must be a whole number ≥ 1.`, `set ${name('poolSize')} to 1 or more.`);
+  if (s.k > s.poolSize) {
+    const key: keyof RunSettings = flag('k') || !flag('poolSize') ? 'k' : 'poolSize';
+    bad(key, key, `k (${s.k}) is larger than the candidate pool poolSize (${s.poolSize}); the result list is the head of the pool.`, `lower ${name('k')} to at most ${s.poolSize}, or raise ${name('poolSize')} to at least ${s.k}.`);
+  }
+  if (!(s.tau > 0 && s.tau <= 1)) bad('tau', 'tau', `tau is ${s.tau}; it must be in (0, 1].`, `set ${name('tau')} to a number greater than 0 and at most 1, e.g. 0.9.`);
+  for (const w of ['quality', 'latency', 'context'] as const) {
+    const v = s.weights[w];
+    if (!(Number.isFinite(v) && v >= 0)) bad('weights', `weights.${w}`, `weights.${w} is ${v}; ranking weights must be ≥ 0 (latency and context are subtracted already).`, `set weights.${w} to 0 or more.`);
+  }
 }

@@ -55,7 +55,7 @@ export function renderHtml(data: RunData, answers: AnswersData | null = null): s
   o.push(`<li>status <b>${esc(run.status)}</b>; started ${esc(run.startedAt)}${run.endedAt ? `, ended ${esc(run.endedAt)}` : ''}; Spanproof ${esc(run.toolVersion)}</li>`);
   o.push(`<li>workspace <code>${esc(run.workspace)}</code>; ground truth <code>${esc(run.groundTruthFile)}</code></li>`);
   o.push(`<li>acceptance: ${esc(m.acceptanceRate)}</li>`);
-  if (results) o.push(`<li>k = ${results.k}, τ = ${results.tau}, pool N = ${results.n}, bootstrap B = ${results.resamples} (seed ${results.seed}), ${results.questions} questions scored</li>`);
+  if (results) o.push(`<li>k = ${results.k}, τ = ${results.tau}, pool N = ${results.poolSize ?? results.n}, bootstrap B = ${results.resamples} (seed ${results.seed}), ${results.questions} questions scored</li>`);
   if (m.baselineReranker) o.push('<li>rerank = the built-in <b>MaxSim baseline</b> over static word vectors (not a trained cross-encoder)</li>');
   if (run.error) o.push(`<li>error: ${esc(run.error.code)}: ${esc(run.error.message)}</li>`);
   o.push('</ul>');

@@ -23,7 +23,7 @@ export function renderMarkdownModel(m: ReportModel): string {
   o.push(`- status: **${run.status}**; started ${run.startedAt}${run.endedAt ? `, ended ${run.endedAt}` : ''}; Spanproof ${run.toolVersion}`);
   o.push(`- workspace: \`${run.workspace}\`; ground truth: \`${run.groundTruthFile}\``);
   o.push(`- acceptance: ${m.acceptanceRate}`);
-  if (results) o.push(`- k = ${results.k}, τ = ${results.tau}, pool N = ${results.n}, bootstrap B = ${results.resamples} (seed ${results.seed}), ${results.questions} questions scored`);
+  if (results) o.push(`- k = ${results.k}, τ = ${results.tau}, pool N = ${results.poolSize ?? results.n}, bootstrap B = ${results.resamples} (seed ${results.seed}), ${results.questions} questions scored`);
   if (m.baselineReranker) o.push('- rerank = the built-in **MaxSim baseline** over static word vectors (not a trained cross-encoder)');
   if (run.error) o.push(`- error: ${run.error.code}: ${run.error.message}`);
   o.push('');

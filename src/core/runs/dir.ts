@@ -9,7 +9,7 @@
  * Windows), in a folder named after a hash of the workspace path; `location` says where and why.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdirSync, renameSync, writeFileSync, accessSync, constants, existsSync, unlinkSync, readdirSync } from 'node:fs';
+import { mkdirSync, renameSync, writeFileSync, accessSync, constants, existsSync, unlinkSync, readdirSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { SpanproofError } from '../errors';
@@ -39,15 +39,22 @@ export function userCacheDir(): string {
 
 /** True when `dir` exists (or can be created) and a file can be written in it. */
 export function isWritableDir(dir: string): boolean {
+  return writeProblem(dir) === null;
+}
+
+/** Why `dir` cannot be created or written (`permission denied, EACCES`), or null when it can. */
+function writeProblem(dir: string): string | null {
   try {
     mkdirSync(dir, { recursive: true });
     accessSync(dir, constants.W_OK);
     const probe = join(dir, `.spanproof-probe-${process.pid}-${randomBytes(3).toString('hex')}`);
     writeFileSync(probe, '');
     unlinkSync(probe);
-    return true;
-  } catch {
-    return false;
+    return null;
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code ?? 'error';
+    const why: Record<string, string> = { EACCES: 'permission denied', EPERM: 'operation not permitted', EROFS: 'read-only file system', ENOTDIR: 'a part of the path is a file', ENOSPC: 'disk full' };
+    return `${why[code] ?? (e as Error).message}, ${code}`;
   }
 }
 
@@ -63,7 +70,9 @@ function workspaceKey(workspace: string): string {
  */
 export function resolveRunsRoot(workspace: string, runsRoot?: string): { root: string; location: RunLocation } {
   if (runsRoot) {
-    if (!isWritableDir(runsRoot)) throw new SpanproofError('bad-input', `the runs folder is not writable.`, { file: runsRoot, fix: 'pass a writable folder with --out.' });
+    if (isFile(runsRoot)) throw new SpanproofError('bad-input', 'the runs folder is a file, not a folder.', { file: runsRoot, fix: 'pass a folder with --runs-dir (it is created when missing), or move that file away.' });
+    const problem = writeProblem(runsRoot);
+    if (problem) throw new SpanproofError('bad-input', `the runs folder cannot be created or written (${problem}).`, { file: runsRoot, fix: 'pass a writable folder with --runs-dir, or change its permissions.' });
     return { root: resolve(runsRoot), location: { kind: 'out' } };
   }
   const def = join(resolve(workspace), '.spanproof', 'runs');
@@ -76,7 +85,9 @@ export function resolveRunsRoot(workspace: string, runsRoot?: string): { root: s
 /** Cache directory for indexes/embeddings: `<workspace>/.spanproof/cache`, or the user cache dir when not writable. */
 export function resolveCacheDir(workspace: string, cacheDir?: string): string {
   if (cacheDir) {
-    mkdirSync(cacheDir, { recursive: true });
+    if (isFile(cacheDir)) throw new SpanproofError('bad-input', 'the cache folder is a file, not a folder.', { file: cacheDir, fix: 'pass a folder with --cache-dir, or move that file away.' });
+    const problem = writeProblem(cacheDir);
+    if (problem) throw new SpanproofError('bad-input', `the cache folder cannot be created or written (${problem}).`, { file: cacheDir, fix: 'pass a writable folder with --cache-dir, or change its permissions.' });
     return resolve(cacheDir);
   }
   const def = join(resolve(workspace), '.spanproof', 'cache');
@@ -91,10 +102,39 @@ export function utcStamp(d: Date): string {
   return d.toISOString().replace(/[-:]/g, '').replace(/\.\d{3}Z$/, 'Z');
 }
 
+/** True when `p` exists and is not a folder (a run or cache folder cannot go there). */
+function isFile(p: string): boolean {
+  try {
+    return !statSync(p).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Refuses an `--out` folder that cannot hold a new run, without creating anything: a file, a folder
+ * holding an earlier run (run.json — never overwritten or mixed with a new one) or any other
+ * non-empty folder. A missing or empty folder passes.
+ * @throws SpanproofError('bad-input') naming the folder and the fix.
+ */
+export function assertNewOutDir(dir: string): void {
+  if (isFile(dir)) throw new SpanproofError('bad-input', 'the output path is a file, not a folder.', { file: dir, fix: 'pass a new or empty folder with --out (it is created when missing), or move that file away.' });
+  // Never overwrite or mix into earlier files: an existing folder must be empty.
+  let entries: string[] = [];
+  try { entries = existsSync(dir) ? readdirSync(dir) : []; } catch { /* unreadable: createRunDir reports it as not writable */ }
+  if (entries.includes('run.json')) {
+    throw new SpanproofError('bad-input', 'the output folder holds an earlier run; a run is never overwritten.', { file: dir, fix: `choose a new folder with --out, or delete ${dir} first if that run is no longer needed.` });
+  }
+  if (entries.length > 0) {
+    throw new SpanproofError('bad-input', 'the output folder is not empty and is not a Spanproof run directory.', { file: dir, fix: 'pass a new or empty folder with --out.' });
+  }
+}
+
 /**
  * Creates a new run directory `<root>/<UTC timestamp>-<short hash>` (or exactly `outDir` when given;
- * an existing `outDir` must be empty or a previous run directory, whose files are then replaced —
- * SpanproofError('bad-input') otherwise).
+ * an existing `outDir` must be an empty folder — a file, a non-empty folder or an earlier run
+ * directory is refused with SpanproofError('bad-input'), so an earlier run is never overwritten or
+ * mixed with a new one).
  * The short hash is the first 8 hex digits of SHA-256 over `inputsKey` and the start time, so two runs
  * never collide; a numeric suffix is added in the rare same-second case.
  */
@@ -102,11 +142,9 @@ export function createRunDir(opts: { workspace: string; runsRoot?: string; outDi
   const now = opts.now ?? new Date();
   if (opts.outDir) {
     const dir = resolve(opts.outDir);
-    // Never overwrite someone else's files: an existing non-empty folder must be a previous run.
-    if (existsSync(dir) && readdirSync(dir).length > 0 && !existsSync(join(dir, 'run.json'))) {
-      throw new SpanproofError('bad-input', 'the output folder is not empty and is not a Spanproof run directory.', { file: dir, fix: 'pass an empty or new folder with --out (a previous run folder is overwritten).' });
-    }
-    if (!isWritableDir(dir)) throw new SpanproofError('bad-input', `the output folder is not writable.`, { file: dir, fix: 'pass a writable folder with --out.' });
+    assertNewOutDir(dir);
+    const problem = writeProblem(dir);
+    if (problem) throw new SpanproofError('bad-input', `the output folder cannot be created or written (${problem}).`, { file: dir, fix: 'pass a writable folder with --out, or change its permissions.' });
     return { id: dir.split(/[\\/]/).pop() ?? 'run', dir, location: { kind: 'out' } };
   }
   const { root, location } = resolveRunsRoot(opts.workspace, opts.runsRoot);

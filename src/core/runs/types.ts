@@ -79,8 +79,13 @@ export interface ResultsFile {
   spanproof: 1;
   k: number;
   tau: number;
-  /** Candidate-pool size N. */
+  /**
+   * Sample size: the number of questions scored (same as `questions`; SPEC §11 pairs it with k and
+   * tau). Runs written before `poolSize` existed hold the candidate-pool size here instead.
+   */
   n: number;
+  /** Candidate-pool size N (settings.poolSize). Absent in older runs, whose `n` is the pool size. */
+  poolSize?: number;
   primaryMetric: string;
   seed: number;
   resamples: number;

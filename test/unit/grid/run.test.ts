@@ -137,3 +137,33 @@ test('a ground truth with no resolvable question runs to the end and renders (no
   assert.match(rankingTable(buildReportModel(data)), /heading\/bm25\/none +n\/a/);
   assert.match(renderHtml(data), /stale: mini-01/);
 });
+
+test('a run where every item failed ends with run.json status failed; results.json n is the scored-question count, poolSize the pool', async () => {
+  const root = tmp('allfail');
+  const r = await runGrid({
+    workspace: MINI, groundTruthFile: MINI_GT, settings: smallSettings({ chunkers: ['heading'], retrievers: ['bm25'], rerank: [false] }), runsRoot: join(root, 'runs'), cacheDir: join(root, 'cache'),
+    questionIds: ['mini-04'], faultInjection: { question: 'mini-04', config: 'heading/bm25/none' },
+  });
+  assert.equal(r.status, 'failed');
+  const run = JSON.parse(readFileSync(join(r.runDir!, 'run.json'), 'utf8'));
+  assert.equal(run.status, 'failed');
+  assert.match(run.error.message, /every one of the 1 question × config items failed/);
+  assert.deepEqual(r.results.configs[0].failed, ['mini-04']);
+  // SPEC §11: n with k and tau is the sample size (1 question selected), poolSize the candidate pool.
+  assert.equal(r.results.n, 1);
+  assert.equal(r.results.questions, 1);
+  assert.equal(r.results.poolSize, 20);
+  assert.equal(JSON.parse(readFileSync(join(r.runDir!, 'results.json'), 'utf8')).poolSize, 20);
+});
+
+test('requireScorable refuses a run with nothing to score before creating a run directory; the message gives the acceptance summary', async () => {
+  const root = tmp('noscore');
+  const base = { workspace: MINI, groundTruthFile: MINI_GT, settings: smallSettings({ chunkers: ['heading'], retrievers: ['bm25'], rerank: [false] }), runsRoot: join(root, 'runs'), cacheDir: join(root, 'cache'), requireScorable: true };
+  await assert.rejects(runGrid({ ...base, questionIds: ['nonexistent'] }), (e: Error & { code?: string }) => e.code === 'bad-input' && /no question can be scored: none of the selected ids \(nonexistent\) is a resolved question; 10 of 10 questions resolved/.test(e.message));
+  const gtFile = join(root, 'empty.json');
+  writeFileSync(gtFile, JSON.stringify({ ...JSON.parse(readFileSync(MINI_GT, 'utf8')), questions: [] }));
+  await assert.rejects(runGrid({ ...base, groundTruthFile: gtFile }), (e: Error & { code?: string }) => e.code === 'bad-input' && /the ground truth has no questions/.test(e.message));
+  assert.deepEqual(readdirSync(root).filter((d) => d === 'runs').flatMap(() => readdirSync(join(root, 'runs'))), []);
+  // Cross-key settings mistakes are refused before any work too (the extension's path).
+  await assert.rejects(runGrid({ ...base, settings: { ...base.settings, chunkers: ['fixed'], chunkerParams: { ...base.settings.chunkerParams, fixed: { size: 100, overlap: 200 } } } }), /settings: chunkerParams\.fixed\.overlap: /);
+});

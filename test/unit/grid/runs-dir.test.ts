@@ -6,10 +6,11 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { cpSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runGrid } from '../../../src/core/grid/run';
-import { createRunDir, listRuns, resolveRunsRoot, utcStamp } from '../../../src/core/runs';
+import { createRunDir, listRuns, resolveCacheDir, resolveRunsRoot, utcStamp } from '../../../src/core/runs';
+import { isSpanproofError } from '../../../src/core/errors';
 import { MINI, MINI_GT, smallSettings, tmp } from './helpers';
 
 test('an unwritable workspace sends the run to the user cache dir and run.json says so', async () => {
@@ -41,15 +42,40 @@ test('run ids are <UTC timestamp>-<8 hex> and never collide within a second', ()
   assert.notEqual(a.dir, b.dir);
 });
 
-test('--out refuses a non-empty folder that is not a run directory, and reuses a previous run folder', () => {
+test('--out refuses a non-empty folder, an earlier run folder (never overwritten) and a file; a new or empty folder is used', () => {
   const root = tmp('out');
   writeFileSync(join(root, 'results.json'), 'my own file');
   assert.throws(() => createRunDir({ workspace: root, outDir: root, inputsKey: 'x' }), /not empty and is not a Spanproof run directory/);
   assert.equal(readFileSync(join(root, 'results.json'), 'utf8'), 'my own file');
   const prev = join(root, 'prev');
   const a = createRunDir({ workspace: root, outDir: prev, inputsKey: 'x' });
-  writeFileSync(join(a.dir, 'run.json'), '{}');
-  assert.equal(createRunDir({ workspace: root, outDir: prev, inputsKey: 'x' }).dir, a.dir);
+  assert.equal(a.dir, prev);
+  writeFileSync(join(a.dir, 'run.json'), '{"earlier":true}');
+  assert.throws(() => createRunDir({ workspace: root, outDir: prev, inputsKey: 'x' }), (e: unknown) => isSpanproofError(e) && e.code === 'bad-input' && e.file === prev && /holds an earlier run/.test(e.message) && /choose a new folder with --out, or delete/.test(e.fix ?? ''));
+  assert.equal(readFileSync(join(prev, 'run.json'), 'utf8'), '{"earlier":true}');
+  const file = join(root, 'results.json');
+  assert.throws(() => createRunDir({ workspace: root, outDir: file, inputsKey: 'x' }), (e: unknown) => isSpanproofError(e) && e.code === 'bad-input' && e.file === file && /is a file, not a folder/.test(e.message));
+  // A path under a file cannot be created: bad input naming the path and the reason, not an internal ENOTDIR.
+  assert.throws(() => createRunDir({ workspace: root, outDir: join(file, 'sub'), inputsKey: 'x' }), (e: unknown) => isSpanproofError(e) && e.code === 'bad-input' && /ENOTDIR/.test(e.message));
+  assert.throws(() => createRunDir({ workspace: root, runsRoot: file, inputsKey: 'x' }), (e: unknown) => isSpanproofError(e) && e.code === 'bad-input' && e.file === file && /--runs-dir/.test(e.fix ?? ''));
+  assert.throws(() => resolveCacheDir(root, file), (e: unknown) => isSpanproofError(e) && e.code === 'bad-input' && e.file === file && /--cache-dir/.test(e.fix ?? ''));
+  const empty = join(root, 'empty');
+  mkdirSync(empty);
+  assert.equal(createRunDir({ workspace: root, outDir: empty, inputsKey: 'x' }).dir, empty);
+});
+
+test('an unwritable --out or --runs-dir is bad input naming the path and the fix (EACCES)', { skip: process.getuid?.() === 0 ? 'running as root: permissions do not apply' : process.platform === 'win32' ? 'POSIX permissions' : false }, () => {
+  const root = tmp('eacces');
+  const locked = join(root, 'locked');
+  mkdirSync(locked);
+  chmodSync(locked, 0o500);
+  try {
+    for (const f of [() => createRunDir({ workspace: root, outDir: join(locked, 'run'), inputsKey: 'x' }), () => createRunDir({ workspace: root, runsRoot: join(locked, 'runs'), inputsKey: 'x' })]) {
+      assert.throws(f, (e: unknown) => isSpanproofError(e) && e.code === 'bad-input' && /EACCES/.test(e.message) && e.file!.startsWith(locked));
+    }
+  } finally {
+    chmodSync(locked, 0o700);
+  }
 });
 
 test('after editing one document a warm run re-chunks only that document, and its results match a cold run', async () => {
