@@ -12,8 +12,8 @@ import * as path from 'node:path';
 import { readFile } from 'node:fs/promises';
 import picomatch from 'picomatch';
 import * as vscode from 'vscode';
-import { resolveGroundTruth, type GroundTruthFile, type Resolution } from '../core/groundtruth';
-import { decodeDocument } from '../core/corpus';
+import { normaliseSource, resolveGroundTruth, type GroundTruthFile, type Resolution } from '../core/groundtruth';
+import { decodeDocument, type SkippedFile } from '../core/corpus';
 import type { RunSettings } from '../shared/settings';
 import { GroundTruthSync, type WriteOutcome } from './gtSync';
 
@@ -25,6 +25,7 @@ export class GroundTruthStore implements vscode.Disposable {
   private sync: GroundTruthSync;
   /** Texts of referenced documents that are not open in an editor, read from disk. */
   private diskTexts = new Map<string, string | undefined>();
+  private skippedDocs = new Map<string, SkippedFile>(); // sources the decoder refused: stale as "source skipped: …"
   private isIncluded: (source: string) => boolean = () => true;
   private readonly emitter = new vscode.EventEmitter<void>();
   readonly onDidChange = this.emitter.event;
@@ -98,7 +99,7 @@ export class GroundTruthStore implements vscode.Disposable {
 
   private async refreshDiskTexts(only?: string): Promise<void> {
     const sources = new Set<string>();
-    for (const q of this.gt?.questions ?? []) for (const e of q.evidence) sources.add(e.source);
+    for (const q of this.gt?.questions ?? []) for (const e of q.evidence) { const n = normaliseSource(e.source); if (n !== undefined) sources.add(n); } // never read outside the folder
     for (const s of sources) {
       if (only !== undefined && s !== only) continue;
       if (only === undefined && this.diskTexts.has(s)) continue;
@@ -106,6 +107,7 @@ export class GroundTruthStore implements vscode.Disposable {
         const bytes = await readFile(this.uriOf(s).fsPath);
         const d = decodeDocument(s, bytes);
         this.diskTexts.set(s, 'text' in d ? d.text : undefined);
+        if ('text' in d) this.skippedDocs.delete(s); else this.skippedDocs.set(s, d);
       } catch {
         this.diskTexts.set(s, undefined);
       }
@@ -133,7 +135,7 @@ export class GroundTruthStore implements vscode.Disposable {
         if (!memo.has(source)) memo.set(source, this.textOf(source));
         return memo.get(source);
       };
-      this.resolution = resolveGroundTruth(this.gt, textOf, { minQuoteLength: this.settings.minQuoteLength, maxQuoteLength: this.settings.maxQuoteLength });
+      this.resolution = resolveGroundTruth(this.gt, textOf, { minQuoteLength: this.settings.minQuoteLength, maxQuoteLength: this.settings.maxQuoteLength, skipped: this.skippedDocs });
       if (this.resolution.changed) this.sync.gt = this.resolution.updated;
     }
     this.emitter.fire();

@@ -73,7 +73,7 @@ An existing ground-truth file is copied to groundtruth.json.bak before it is rep
       const written = await writeImport(result, workspace);
       const corpus = await loadCorpus(workspace);
       const texts = new Map(corpus.documents.map((d) => [d.source, d.text]));
-      const acceptance = resolveGroundTruth(result.groundTruth, (s) => texts.get(s)).acceptance;
+      const acceptance = resolveGroundTruth(result.groundTruth, (s) => texts.get(s), { skipped: corpus.skipped }).acceptance;
       if (opts.json) {
         process.stdout.write(`${JSON.stringify({ report: result.report, written, acceptance: { total: acceptance.total, resolved: acceptance.resolved, stale: acceptance.stale.length, ambiguous: acceptance.ambiguous.length, rejected: acceptance.rejected.length } }, null, 2)}\n`);
       } else {

@@ -42,7 +42,7 @@ ambiguous or rejected; 2 the ground-truth file is missing, unreadable or invalid
       const { gt, text } = await readGroundTruthWithText(gtFile);
       const corpus = await loadCorpus(workspace, { include: settings.include, exclude: settings.exclude, maxFileBytes: settings.maxFileBytes });
       const texts = new Map(corpus.documents.map((d) => [d.source, d.text]));
-      const res = resolveGroundTruth(gt, (s) => texts.get(s), { minQuoteLength: settings.minQuoteLength, maxQuoteLength: settings.maxQuoteLength });
+      const res = resolveGroundTruth(gt, (s) => texts.get(s), { minQuoteLength: settings.minQuoteLength, maxQuoteLength: settings.maxQuoteLength, skipped: corpus.skipped });
       let written = false;
       if (opts.fix && res.changed) {
         await copyFile(gtFile, `${gtFile}.bak`);

@@ -118,7 +118,7 @@ export async function runGrid(params: GridRunParams, hooks: GridHooks = {}): Pro
   })();
   const gt = await readGroundTruth(gtFile);
   const byName = new Map(corpus.documents.map((d) => [d.source, d]));
-  const resolution = await timeStage('resolve', () => resolveGroundTruth(gt, (s) => byName.get(s)?.text, { minQuoteLength: settings.minQuoteLength, maxQuoteLength: settings.maxQuoteLength }));
+  const resolution = await timeStage('resolve', () => resolveGroundTruth(gt, (s) => byName.get(s)?.text, { minQuoteLength: settings.minQuoteLength, maxQuoteLength: settings.maxQuoteLength, skipped: corpus.skipped }));
   const acceptance = resolution.acceptance as unknown as AcceptanceReport;
   let questions: ResolvedQuestion[] = resolution.questions;
   if (params.questionIds) {

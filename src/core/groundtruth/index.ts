@@ -9,6 +9,7 @@
  * **The quote is the truth; offsets are a cache.** Resolution never uses fuzzy matching; the "nearest
  * near-match" of a stale quote is reported for a quick fix only.
  */
+import type { SkippedFile } from '../corpus';
 import type { Span } from '../types';
 
 /** One evidence item: TextQuoteSelector (`exact`, `prefix`, `suffix`) + TextPositionSelector (`start`, `end`). */
@@ -56,7 +57,8 @@ export type EvidenceResolution =
   /** `resolved`: the cached offsets are right (rule 1, or an EOL-insensitive re-anchor that found the same offsets);
    *  `moved`: re-anchored to different offsets (rule 2) — the new offsets are written on the next save. */
   | { status: 'resolved' | 'moved'; span: Span }
-  /** Rule 3: no occurrence, or the source is not in the corpus (`reason: "source not found"`). */
+  /** Rule 3: no occurrence, or the source is not in the corpus (`reason: "source not found"`), was skipped by
+   *  the corpus loader (`"source skipped: <reason> (<detail>)"`) or leaves the corpus root. */
   | { status: 'stale'; reason: string; nearest?: NearMatch }
   /** Rule 4: several equally good occurrences; candidate offsets and 1-based lines. */
   | { status: 'ambiguous'; candidates: AnchorCandidate[] }
@@ -127,10 +129,16 @@ export interface ResolveOptions {
   minQuoteLength?: number;
   /** Quotes longer than this many UTF-16 code units (as written, untrimmed) are rejected; default 20 000. */
   maxQuoteLength?: number;
+  /**
+   * Files the corpus loader skipped (`Corpus.skipped`, or a map by source): evidence whose document is
+   * missing but listed here is stale with reason `source skipped: <reason> (<detail>)` instead of
+   * `source not found`. Keys/`source` are POSIX paths relative to the root.
+   */
+  skipped?: ReadonlyMap<string, SkippedFile> | readonly SkippedFile[];
 }
 
 export { indentOf, parseGroundTruth, serializeGroundTruth } from './schema';
 export { readGroundTruth, readGroundTruthWithText, writeGroundTruth } from './io';
-export { resolveEvidence, resolveGroundTruth } from './resolve';
+export { normaliseSource, resolveEvidence, resolveGroundTruth } from './resolve';
 export { makeSelector } from './selector';
 export { lineOf } from './text';

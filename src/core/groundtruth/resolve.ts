@@ -3,6 +3,9 @@
  *  5. `exact` shorter than `minQuoteLength` (trimmed) or longer than `maxQuoteLength` (untrimmed; a
  *     guard against a whole document pasted as a quote and copied into every results file; checked
  *     first) → rejected;
+ *     `source` is normalised to its POSIX relative form (`./a.md`, `a\b.md`, `a//b.md` → `a/b.md`…) before
+ *     look-up; a source that leaves the root (`../x.md`, `/etc/x`, `C:\x`) → stale, never looked up;
+ *     source skipped by the corpus loader → stale ("source skipped: <reason> (<detail>)");
  *     source not in the corpus → stale ("source not found");
  *  1. `text.slice(start, end) === exact` → resolved;
  *  2. re-anchor: every occurrence of `exact` with `\r\n`, `\r`, `\n` treated as equal, mapped back to raw
@@ -12,6 +15,7 @@
  *  4. several equally good → ambiguous, with candidate offsets and lines.
  */
 import { DEFAULT_SETTINGS } from '../../shared/settings';
+import type { SkippedFile } from '../corpus';
 import type { Span } from '../types';
 import type {
   AcceptanceReport, AnchorCandidate, EvidenceResolution, EvidenceSelector, GroundTruthFile, Resolution,
@@ -32,10 +36,36 @@ class DocumentView {
 /**
  * Resolve one selector against the text of its source document (`undefined` = the source is not in
  * the corpus). Pure; see the module comment for the rules. The returned span is in UTF-16 code units
- * of `text` and never splits a `\r\n` pair.
+ * of `text` and never splits a `\r\n` pair; its `source` is the normalised form of `sel.source`.
  */
 export function resolveEvidence(sel: EvidenceSelector, text: string | undefined, opts: ResolveOptions = {}): EvidenceResolution {
   return resolveIn(sel, text === undefined ? undefined : new DocumentView(text), opts);
+}
+
+/**
+ * The POSIX path relative to the corpus root that an evidence `source` names: backslashes become `/`,
+ * `.` and empty segments are dropped and `..` segments applied (`./a.md` → `a.md`, `docs\\a.md` →
+ * `docs/a.md`, `x/../a.md` → `a.md`). Returns undefined when the path is absolute (`/…`, `C:…`, `\\…`)
+ * or a `..` would leave the root — such a source is never looked up.
+ */
+export function normaliseSource(source: string): string | undefined {
+  const s = source.replace(/\\/g, '/');
+  if (s.startsWith('/') || /^[A-Za-z]:/.test(s)) return undefined;
+  const out: string[] = [];
+  for (const seg of s.split('/')) {
+    if (seg === '' || seg === '.') continue;
+    if (seg === '..') {
+      if (out.length === 0) return undefined;
+      out.pop();
+    } else out.push(seg);
+  }
+  return out.length === 0 ? undefined : out.join('/');
+}
+
+function skippedEntry(opts: ResolveOptions, source: string): Pick<SkippedFile, 'reason' | 'detail'> | undefined {
+  const sk = opts.skipped;
+  if (sk === undefined) return undefined;
+  return 'get' in sk ? sk.get(source) : sk.find((s) => s.source === source);
 }
 
 function resolveIn(sel: EvidenceSelector, doc: DocumentView | undefined, opts: ResolveOptions): EvidenceResolution {
@@ -51,9 +81,15 @@ function resolveIn(sel: EvidenceSelector, doc: DocumentView | undefined, opts: R
   if (sel.exact.length > max) {
     return { status: 'rejected', reason: `too long (${sel.exact.length} code units; maximum ${max}): quote a shorter passage or raise maxQuoteLength` };
   }
-  if (doc === undefined) return { status: 'stale', reason: 'source not found' };
+  const source = normaliseSource(sel.source);
+  if (source === undefined) {
+    return { status: 'stale', reason: `source is outside the corpus root: use a path relative to the corpus root, e.g. "docs/intro.md"` };
+  }
+  if (doc === undefined) {
+    const sk = skippedEntry(opts, source);
+    return { status: 'stale', reason: sk ? `source skipped: ${sk.reason} (${sk.detail})` : 'source not found' };
+  }
   const { text } = doc;
-  const source = sel.source;
   // Rule 1: exact at offsets.
   if (sel.start !== undefined && sel.end !== undefined && sel.end <= text.length && text.slice(sel.start, sel.end) === sel.exact) {
     return { status: 'resolved', span: { source, start: sel.start, end: sel.end } };
@@ -109,7 +145,9 @@ function commonPrefixAfter(n: string, at: number, suffix: string): number {
 
 /**
  * Resolve every evidence item of `gt` against the corpus (`textOf(source)` = the document text, or
- * `undefined` when the source is not in the corpus) and build the acceptance report.
+ * `undefined` when the source is not in the corpus) and build the acceptance report. `textOf` is only
+ * called with normalised sources (see `normaliseSource`), never with one that leaves the root; pass
+ * `opts.skipped` (the corpus loader's skipped files) so a skipped source is reported as such.
  *
  * A question counts as resolved only when **every** evidence item resolves — for `match: "any"` too:
  * scoring a question against a subset of its alternatives would silently change what it measures, so a
@@ -117,7 +155,9 @@ function commonPrefixAfter(n: string, at: number, suffix: string): number {
  */
 export function resolveGroundTruth(gt: GroundTruthFile, textOf: (source: string) => string | undefined, opts: ResolveOptions = {}): Resolution {
   const views = new Map<string, DocumentView | undefined>();
-  const viewOf = (source: string): DocumentView | undefined => {
+  const viewOf = (raw: string): DocumentView | undefined => {
+    const source = normaliseSource(raw);
+    if (source === undefined) return undefined; // never look up a path that leaves the root
     if (!views.has(source)) {
       const t = textOf(source);
       views.set(source, t === undefined ? undefined : new DocumentView(t));

@@ -1,8 +1,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { decodeDocument } from '../../../src/core/corpus';
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { decodeDocument, loadCorpus } from '../../../src/core/corpus';
 import {
-  lineOf, makeSelector, resolveEvidence, resolveGroundTruth, type GroundTruthFile,
+  lineOf, makeSelector, normaliseSource, resolveEvidence, resolveGroundTruth, type GroundTruthFile,
 } from '../../../src/core/groundtruth';
 
 test('CRLF file, multi-line quote copied with LF line endings → re-anchored to the raw CRLF span', () => {
@@ -195,4 +198,89 @@ test('rule 5: a quote longer than maxQuoteLength is rejected before any search (
   const r = resolveGroundTruth(gt, () => text);
   assert.equal(r.questions.length, 0);
   assert.deepEqual(r.acceptance.rejected, [{ id: 'q1', reason: 'too long (20001 code units; maximum 20000): quote a shorter passage or raise maxQuoteLength', source: 'l.md', evidence: 0 }]);
+});
+
+test('stale: a source the corpus loader skipped says why, not "source not found"', async () => {
+  // A real loader run: a Latin-1 file (0xE9 is not valid UTF-8 at byte 3) and a symlink out of the root.
+  const parent = mkdtempSync(path.join(tmpdir(), 'spanproof-skipgt-'));
+  const root = path.join(parent, 'ws');
+  try {
+    mkdirSync(root);
+    writeFileSync(path.join(root, 'latin1.txt'), new Uint8Array([0x63, 0x61, 0x66, 0xe9, 0x20, 0x6c, 0x61, 0x74, 0x74, 0x65, 0x20, 0x61, 0x72, 0x74, 0x20]));
+    writeFileSync(path.join(parent, 'out.md'), 'outside the root, a long enough quote');
+    let linked = true;
+    try { symlinkSync(path.join(parent, 'out.md'), path.join(root, 'out.md')); } catch { linked = false; }
+    const corpus = await loadCorpus(root);
+    const texts = new Map(corpus.documents.map((d) => [d.source, d.text]));
+    const gt: GroundTruthFile = {
+      spanproof: 1,
+      questions: [
+        { id: 'q1', question: 'latin?', evidence: [{ source: 'latin1.txt', exact: 'latte art is here' }] },
+        { id: 'q2', question: 'outside?', evidence: [{ source: 'out.md', exact: 'a long enough quote' }] },
+        { id: 'q3', question: 'missing?', evidence: [{ source: 'nope.md', exact: 'a long enough quote' }] },
+      ],
+    };
+    for (const skipped of [corpus.skipped, new Map(corpus.skipped.map((s) => [s.source, s]))]) {
+      const r = resolveGroundTruth(gt, (s) => texts.get(s), { skipped });
+      assert.deepEqual(r.acceptance.stale.map((s) => [s.id, s.reason]), [
+        ['q1', 'source skipped: not-utf8 (invalid UTF-8 at byte 3)'],
+        ['q2', linked ? `source skipped: outside-root (symbolic link to ${path.join(realpathSync(parent), 'out.md')}, outside the corpus root)` : 'source not found'],
+        ['q3', 'source not found'],
+      ]);
+    }
+    // Without opts.skipped the old wording stays.
+    assert.equal(resolveGroundTruth(gt, (s) => texts.get(s)).acceptance.stale[0].reason, 'source not found');
+  } finally {
+    rmSync(parent, { recursive: true, force: true });
+  }
+});
+
+test('evidence source is normalised to the POSIX relative form; "../" never escapes the root', () => {
+  const text = 'A document about emoji and other symbols.';
+  const looked: string[] = [];
+  const textOf = (s: string): string | undefined => {
+    looked.push(s);
+    return s === 'emoji.md' || s === 'a/b.md' ? text : undefined;
+  };
+  const exact = 'emoji and other symbols';
+  // "A document about " = 17 units → [17, 40).
+  const gt: GroundTruthFile = {
+    spanproof: 1,
+    questions: [
+      { id: 'dot', question: '?', evidence: [{ source: './emoji.md', exact, start: 17, end: 40 }] },
+      { id: 'bs', question: '?', evidence: [{ source: 'a\\b.md', exact, start: 17, end: 40 }] },
+      { id: 'dd', question: '?', evidence: [{ source: 'a//./x/../b.md', exact, start: 17, end: 40 }] },
+      { id: 'up', question: '?', evidence: [{ source: '../emoji.md', exact }] },
+      { id: 'up2', question: '?', evidence: [{ source: 'a/../../emoji.md', exact }] },
+      { id: 'abs', question: '?', evidence: [{ source: '/etc/emoji.md', exact }] },
+      { id: 'win', question: '?', evidence: [{ source: 'C:\\emoji.md', exact }] },
+    ],
+  };
+  const r = resolveGroundTruth(gt, textOf);
+  assert.deepEqual(r.questions.map((q) => [q.id, q.spans]), [
+    ['dot', [{ source: 'emoji.md', start: 17, end: 40 }]],
+    ['bs', [{ source: 'a/b.md', start: 17, end: 40 }]],
+    ['dd', [{ source: 'a/b.md', start: 17, end: 40 }]],
+  ]);
+  const outside = 'source is outside the corpus root: use a path relative to the corpus root, e.g. "docs/intro.md"';
+  assert.deepEqual(r.acceptance.stale.map((s) => [s.id, s.source, s.reason]), [
+    ['up', '../emoji.md', outside], ['up2', 'a/../../emoji.md', outside], ['abs', '/etc/emoji.md', outside], ['win', 'C:\\emoji.md', outside],
+  ]);
+  // textOf only ever saw normalised, in-root sources (each once: views are memoised).
+  assert.deepEqual(looked, ['emoji.md', 'a/b.md']);
+  // The file itself is untouched: sources stay as written.
+  assert.equal(r.updated.questions[0].evidence[0].source, './emoji.md');
+  assert.equal(r.changed, false);
+});
+
+test('normaliseSource', () => {
+  assert.equal(normaliseSource('./emoji.md'), 'emoji.md');
+  assert.equal(normaliseSource('docs\\a.md'), 'docs/a.md');
+  assert.equal(normaliseSource('docs/./x/../a.md'), 'docs/a.md');
+  assert.equal(normaliseSource('docs/a.md'), 'docs/a.md');
+  assert.equal(normaliseSource('../a.md'), undefined);
+  assert.equal(normaliseSource('..\\a.md'), undefined);
+  assert.equal(normaliseSource('/a.md'), undefined);
+  assert.equal(normaliseSource('c:/a.md'), undefined);
+  assert.equal(normaliseSource('.'), undefined);
 });
