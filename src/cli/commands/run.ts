@@ -142,7 +142,7 @@ export function register(program: Command, setExit: SetExit): void {
     .option('--workspace <dir>', 'corpus root', '.')
     .option('--groundtruth <file>', `ground-truth file (default <workspace>/${DEFAULT_SETTINGS.groundTruthPath})`)
     .option('--config <file>', 'JSON file with run settings (same keys as the VS Code settings)')
-    .option('--out <dir>', 'run directory (default <workspace>/.spanproof/runs/<UTC timestamp>-<hash>)')
+    .option('--out <dir>', 'run directory, new or empty; an earlier run is never overwritten (default <workspace>/.spanproof/runs/<UTC timestamp>-<hash>)')
     .option('--runs-dir <dir>', 'parent folder of run directories (default <workspace>/.spanproof/runs)')
     .option('--cache-dir <dir>', 'index/embedding cache folder (default <workspace>/.spanproof/cache)')
     .option('--chunkers <list>', 'comma-separated chunkers (fixed,recursive,sentence,heading,semantic)')

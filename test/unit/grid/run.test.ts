@@ -136,6 +136,8 @@ test('a ground truth with no resolvable question runs to the end and renders (no
   assert.equal(data.questions.length, 0);
   assert.match(rankingTable(buildReportModel(data)), /heading\/bm25\/none +n\/a/);
   assert.match(renderHtml(data), /stale: mini-01/);
+  // The CLI (requireScorable) refuses the same ground truth with the acceptance summary instead.
+  await assert.rejects(runGrid({ workspace: MINI, groundTruthFile: gtFile, settings: smallSettings({ chunkers: ['heading'] }), runsRoot: join(root, 'runs2'), cacheDir: join(root, 'cache'), requireScorable: true }), /no question can be scored: 0 of 10 questions resolved \(stale 10, ambiguous 0, rejected 0\)\. Fix: run `spanproof validate`/);
 });
 
 test('a run where every item failed ends with run.json status failed; results.json n is the scored-question count, poolSize the pool', async () => {
