@@ -16,7 +16,7 @@ import { SpanproofError, isSpanproofError } from '../errors';
 import { VERSION } from '../version';
 import type { Chunk } from '../types';
 import { loadCorpus } from '../corpus';
-import { readGroundTruth, resolveGroundTruth, type ResolvedQuestion } from '../groundtruth';
+import { excludedQuestionsSummary, readGroundTruth, resolveGroundTruth, type ResolvedQuestion } from '../groundtruth';
 import { createMaxSimReranker, loadCrossEncoderFromFolder, loadDefaultEmbedder, loadEmbedderFromFolder, type PairScorer, type TextEmbedder } from '../models';
 import { EmbeddingCache, PersistentRerankCache, TokenCountCache, embedChunksCached, loadOrBuildBm25Async } from '../cache';
 import { chunkerConfigKey } from '../chunking';
@@ -126,8 +126,8 @@ export async function runGrid(params: GridRunParams, hooks: GridHooks = {}): Pro
     questions = questions.filter((q) => want.has(q.id));
     for (const id of want) if (!questions.some((q) => q.id === id)) warnings.push(`question ${id} is not resolved or does not exist; not scored`);
   }
-  const excluded = acceptance.total - acceptance.resolved;
-  if (excluded > 0) warnings.push(`${excluded} of ${acceptance.total} questions excluded (stale ${acceptance.stale.length}, ambiguous ${acceptance.ambiguous.length}, rejected ${acceptance.rejected.length})`);
+  const excludedNote = excludedQuestionsSummary(resolution.acceptance); // counts questions, then evidence items
+  if (excludedNote) warnings.push(excludedNote);
   if (params.requireScorable && questions.length === 0) throw nothingToScore(acceptance, gtFile, params.questionIds);
 
   const corpusHash = sha(corpus.documents.map((d) => `${d.source}\0${d.sha256}`).join('\n'));

@@ -139,6 +139,6 @@ export interface ResolveOptions {
 
 export { indentOf, parseGroundTruth, serializeGroundTruth } from './schema';
 export { readGroundTruth, readGroundTruthWithText, writeGroundTruth } from './io';
-export { normaliseSource, resolveEvidence, resolveGroundTruth } from './resolve';
+export { excludedQuestionsSummary, normaliseSource, resolveEvidence, resolveGroundTruth } from './resolve';
 export { makeSelector } from './selector';
 export { lineOf } from './text';

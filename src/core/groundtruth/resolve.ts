@@ -218,3 +218,17 @@ export function resolveGroundTruth(gt: GroundTruthFile, textOf: (source: string)
   });
   return { questions, perEvidence, acceptance, updated, changed };
 }
+
+/**
+ * The run warning for questions left out of scoring, or undefined when every question resolved:
+ * `"15 of 15 questions excluded: 15 with stale, 0 with ambiguous, 0 with rejected evidence (evidence
+ * items: 18 stale, 0 ambiguous, 0 rejected)"`. The first counts are questions (distinct ids; a question
+ * with two kinds of failed evidence counts under both), the parenthesis counts evidence items.
+ */
+export function excludedQuestionsSummary(a: AcceptanceReport): string | undefined {
+  const excluded = a.total - a.resolved;
+  if (excluded <= 0) return undefined;
+  const questions = (items: Array<{ id: string }>): number => new Set(items.map((x) => x.id)).size;
+  return `${excluded} of ${a.total} questions excluded: ${questions(a.stale)} with stale, ${questions(a.ambiguous)} with ambiguous, `
+    + `${questions(a.rejected)} with rejected evidence (evidence items: ${a.stale.length} stale, ${a.ambiguous.length} ambiguous, ${a.rejected.length} rejected)`;
+}

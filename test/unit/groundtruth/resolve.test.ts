@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { decodeDocument, loadCorpus } from '../../../src/core/corpus';
 import {
-  lineOf, makeSelector, normaliseSource, resolveEvidence, resolveGroundTruth, type GroundTruthFile,
+  excludedQuestionsSummary, lineOf, makeSelector, normaliseSource, resolveEvidence, resolveGroundTruth, type GroundTruthFile,
 } from '../../../src/core/groundtruth';
 
 test('CRLF file, multi-line quote copied with LF line endings → re-anchored to the raw CRLF span', () => {
@@ -283,4 +283,23 @@ test('normaliseSource', () => {
   assert.equal(normaliseSource('/a.md'), undefined);
   assert.equal(normaliseSource('c:/a.md'), undefined);
   assert.equal(normaliseSource('.'), undefined);
+});
+
+test('excludedQuestionsSummary: questions and evidence items are counted separately and named', () => {
+  const text = 'The first sentence of the document. The second sentence of the document.';
+  const gt: GroundTruthFile = {
+    spanproof: 1,
+    questions: [
+      // Two stale items in one question, plus a rejected one (too short) → counts under stale and rejected.
+      { id: 'q1', question: '?', evidence: [{ source: 'd.md', exact: 'not in the text at all' }, { source: 'd.md', exact: 'also missing here' }, { source: 'd.md', exact: 'short' }] },
+      { id: 'q2', question: '?', evidence: [{ source: 'd.md', exact: 'sentence of the document' }] }, // twice → ambiguous
+      { id: 'q3', question: '?', evidence: [{ source: 'd.md', exact: 'The first sentence' }] }, // resolves
+      { id: 'q4', question: '?', evidence: [{ source: 'gone.md', exact: 'a quote of a missing file' }] }, // stale
+    ],
+  };
+  const a = resolveGroundTruth(gt, (s) => (s === 'd.md' ? text : undefined)).acceptance;
+  assert.deepEqual([a.total, a.resolved, a.stale.length, a.ambiguous.length, a.rejected.length], [4, 1, 3, 1, 1]);
+  // Excluded questions: q1, q2, q4 = 3. With stale evidence: q1, q4 = 2; ambiguous: q2 = 1; rejected: q1 = 1.
+  assert.equal(excludedQuestionsSummary(a), '3 of 4 questions excluded: 2 with stale, 1 with ambiguous, 1 with rejected evidence (evidence items: 3 stale, 1 ambiguous, 1 rejected)');
+  assert.equal(excludedQuestionsSummary(resolveGroundTruth({ spanproof: 1, questions: [gt.questions[2]] }, () => text).acceptance), undefined);
 });
