@@ -5,12 +5,13 @@
  * source, then chunks by offset. The file is written to a temporary sibling and renamed into place,
  * so a failed run never leaves a half-written file. `semantic` uses the embedded default embedder.
  */
-import { open, rename, rm } from 'node:fs/promises';
+import { open, rename, rm, type FileHandle } from 'node:fs/promises';
 import * as path from 'node:path';
 import type { Command } from 'commander';
 import { chunkCorpus, CHUNKER_IDS, isChunkerId } from '../../core/chunking';
 import { loadCorpus } from '../../core/corpus';
 import { SpanproofError } from '../../core/errors';
+import { checkOutputFile, outputPathError } from '../../core/fsErrors';
 import { loadDefaultEmbedder, type TextEmbedder } from '../../core/models';
 import type { ChunkerId } from '../../core/types';
 import { DEFAULT_SETTINGS } from '../../shared/settings';
@@ -47,12 +48,21 @@ and text === document.slice(start, end). Chunker parameters are the defaults (do
 `)
     .action(async (opts: ChunksOptions) => {
       const chunkers = parseChunkerList(opts.chunkers);
+      const out = path.resolve(opts.out);
+      // a bad --out fails before any chunking work (and never as an internal error)
+      checkOutputFile(out, '--out', 'chunks.jsonl');
       const corpus = await loadCorpus(opts.workspace);
       for (const s of corpus.skipped) process.stderr.write(`spanproof: skipped ${s.source}: ${s.reason} (${s.detail})\n`);
       const params = DEFAULT_SETTINGS.chunkerParams;
-      const out = path.resolve(opts.out);
       const tmp = `${out}.tmp-${process.pid}`;
-      const fh = await open(tmp, 'w');
+      let fh: FileHandle;
+      try {
+        fh = await open(tmp, 'w');
+      } catch (e) {
+        throw outputPathError(e, out, '--out');
+      }
+      // only errors of writing the output are about --out
+      const io = async (p: Promise<unknown>): Promise<void> => { try { await p; } catch (e) { throw outputPathError(e, out, '--out'); } };
       let embedder: TextEmbedder | undefined;
       try {
         for (const chunker of chunkers) {
@@ -60,12 +70,12 @@ and text === document.slice(start, end). Chunker parameters are the defaults (do
           const embed = embedder ? { fn: (t: readonly string[]) => embedder!.embed(t), dim: embedder.dim } : undefined;
           const chunks = await chunkCorpus(corpus.documents, chunker, params, embed);
           const lines = chunks.map((c) => JSON.stringify({ chunker, id: c.id, source: c.source, start: c.start, end: c.end, text: c.text }));
-          if (lines.length) await fh.write(`${lines.join('\n')}\n`);
+          if (lines.length) await io(fh.write(`${lines.join('\n')}\n`));
           process.stderr.write(`spanproof: ${chunker}: ${chunks.length} chunks from ${corpus.documents.length} documents\n`);
         }
-        await fh.sync();
-        await fh.close();
-        await rename(tmp, out);
+        await io(fh.sync());
+        await io(fh.close());
+        await io(rename(tmp, out));
       } catch (e) {
         await fh.close().catch(() => undefined);
         await rm(tmp, { force: true });

@@ -10,12 +10,13 @@ import type { Command } from 'commander';
 import { loadCorpus } from '../../core/corpus';
 import { SpanproofError } from '../../core/errors';
 import { resolveGroundTruth } from '../../core/groundtruth';
-import { IMPORT_FORMATS, runImport, writeImport, type ConversionReport, type ImportFormat } from '../../core/interop';
+import { IMPORT_FORMATS, nothingConvertedError, runImport, writeImport, type ConversionReport, type ImportFormat } from '../../core/interop';
 import type { SetExit } from './index';
 
 interface ImportCliOptions { workspace: string; documents?: string; minSimilarity?: string; json?: boolean }
 
-function humanReport(r: ConversionReport): string {
+function humanReport(r: ConversionReport, reportWritten = true): string {
+  const more = reportWritten ? 'in import-report.json' : 'not shown (nothing was written; --json lists them all)';
   const out: string[] = [];
   out.push(`Import ${r.format} from ${r.input}: ${r.rowsRead} rows read, ${r.converted} converted, ${r.rejected.length} rejected; ${r.documents} document(s).`);
   for (const n of r.notes) out.push(`  note: ${n}`);
@@ -34,7 +35,7 @@ function humanReport(r: ConversionReport): string {
     out.push('  rejected by reason:');
     for (const [k, v] of [...byReason].sort((a, b) => b[1] - a[1])) out.push(`    ${String(v).padStart(5)} × ${k}`);
     for (const x of r.rejected.slice(0, 10)) out.push(`  REJECTED ${typeof x.row === 'number' ? `row ${x.row}` : x.row}${x.id ? ` (${x.id})` : ''}: ${x.reason}`);
-    if (r.rejected.length > 10) out.push(`  … ${r.rejected.length - 10} more in import-report.json`);
+    if (r.rejected.length > 10) out.push(`  … ${r.rejected.length - 10} more ${more}`);
   }
   return out.join('\n');
 }
@@ -58,7 +59,8 @@ Formats (SPEC §13):
   chroma        questions_df.csv with corpora/<corpus_id>.md beside it (code-point offsets → UTF-16)
   squad         SQuAD v1.1/v2.0 JSON; paragraphs → documents, answers widened to their sentence
 Nothing is dropped silently: every row is converted or listed as rejected with its reason.
-An existing ground-truth file is copied to groundtruth.json.bak before it is replaced.
+An existing ground-truth file is copied to groundtruth.json.bak before it is replaced (not when the
+import is identical). When no row converts nothing is written and the exit status is 2.
 `)
     .action(async (format: string, input: string, opts: ImportCliOptions) => {
       if (!(IMPORT_FORMATS as readonly string[]).includes(format)) {
@@ -70,6 +72,11 @@ An existing ground-truth file is copied to groundtruth.json.bak before it is rep
       }
       const workspace = path.resolve(opts.workspace);
       const result = await runImport(format as ImportFormat, input, { workspace, documents: opts.documents, minSimilarity });
+      if (result.report.converted === 0) {
+        // nothing to import: write nothing (SPEC §11), show why, exit 2
+        process.stdout.write(opts.json ? `${JSON.stringify({ report: result.report, written: null }, null, 2)}\n` : `${humanReport(result.report, false)}\n`);
+        throw nothingConvertedError(result);
+      }
       const written = await writeImport(result, workspace);
       const corpus = await loadCorpus(workspace);
       const texts = new Map(corpus.documents.map((d) => [d.source, d.text]));
@@ -78,7 +85,7 @@ An existing ground-truth file is copied to groundtruth.json.bak before it is rep
         process.stdout.write(`${JSON.stringify({ report: result.report, written, acceptance: { total: acceptance.total, resolved: acceptance.resolved, stale: acceptance.stale.length, ambiguous: acceptance.ambiguous.length, rejected: acceptance.rejected.length } }, null, 2)}\n`);
       } else {
         const lines = [humanReport(result.report)];
-        lines.push(`Wrote ${written.groundTruthFile}${written.backup ? ` (the previous file is kept as ${written.backup})` : ''}, ${written.documentsWritten} document(s)${written.documentsUnchanged ? ` (${written.documentsUnchanged} already present, unchanged)` : ''}, ${written.reportFile}${written.qrelsFile ? `, ${written.qrelsFile}` : ''}${written.extraFiles.length ? `, ${written.extraFiles.join(', ')}` : ''}.`);
+        lines.push(`${written.groundTruthUnchanged ? `${written.groundTruthFile} unchanged (identical ground truth; no backup made)` : `Wrote ${written.groundTruthFile}${written.backup ? ` (the previous file is kept as ${written.backup})` : ''}`}, ${written.documentsWritten} document(s)${written.documentsUnchanged ? ` (${written.documentsUnchanged} already present, unchanged)` : ''}, ${written.reportFile}${written.qrelsFile ? `, ${written.qrelsFile}` : ''}${written.extraFiles.length ? `, ${written.extraFiles.join(', ')}` : ''}.`);
         lines.push(`Acceptance against ${workspace}: ${acceptance.resolved}/${acceptance.total} questions resolve (${acceptance.stale.length} stale, ${acceptance.ambiguous.length} ambiguous, ${acceptance.rejected.length} rejected evidence) — details: spanproof validate --workspace ${opts.workspace}`);
         process.stdout.write(`${lines.join('\n')}\n`);
       }

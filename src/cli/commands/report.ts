@@ -5,6 +5,7 @@
 import * as path from 'node:path';
 import type { Command } from 'commander';
 import { SpanproofError } from '../../core/errors';
+import { checkOutputFile, outputPathError } from '../../core/fsErrors';
 import { writeFileAtomic } from '../../core/runs';
 import { renderRunReport, type ReportFormat } from '../../core/report';
 import type { SetExit } from './index';
@@ -20,11 +21,17 @@ export function register(program: Command, setExit: SetExit): void {
       if (!['md', 'html', 'csv'].includes(o.format)) {
         throw new SpanproofError('bad-input', `unknown format "${o.format}".`, { field: '--format', fix: 'use md, html or csv.' });
       }
+      const out = o.out === undefined ? undefined : path.resolve(o.out);
+      if (out) checkOutputFile(out, '--out', `report.${o.format}`); // before rendering: a bad --out fails fast
       // renderRunReport also reads answers.jsonl, so a run with answers gets its answers section.
       const text = renderRunReport(runDir, o.format as ReportFormat);
-      if (o.out) {
-        writeFileAtomic(path.resolve(o.out), text);
-        process.stderr.write(`report written to ${path.resolve(o.out)}\n`);
+      if (out) {
+        try {
+          writeFileAtomic(out, text);
+        } catch (e) {
+          throw outputPathError(e, out, '--out');
+        }
+        process.stderr.write(`report written to ${out}\n`);
       } else process.stdout.write(text);
       setExit(0);
     });

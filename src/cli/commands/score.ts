@@ -6,7 +6,7 @@
  */
 import type { Command } from 'commander';
 import { SpanproofError } from '../../core/errors';
-import { readAzureJsonl, readMemoryEval, readRagasAnswers, SCORE_FORMATS, scoreAnswers, scoreMemoryEval, type AnswerScoreReport, type MemoryEvalReport } from '../../core/interop';
+import { nothingToScoreError, readAzureJsonl, readMemoryEval, readRagasAnswers, SCORE_FORMATS, scoreAnswers, scoreMemoryEval, type AnswerScoreReport, type MemoryEvalReport } from '../../core/interop';
 import { GENERATION_METRICS, type GenerationMetric } from '../../core/metrics/generation';
 import type { SetExit } from './index';
 import { addJudgeOptions, judgesForScore, ledgerLine, type JudgeCliOptions } from '../judge';
@@ -14,11 +14,14 @@ import { addJudgeOptions, judgesForScore, ledgerLine, type JudgeCliOptions } fro
 interface ScoreCliOptions extends JudgeCliOptions { compat?: string; threshold?: string; metrics?: string; json?: boolean; label?: string; tokenization?: string; seed?: string; resamples?: string }
 
 const f = (x: number | null | undefined): string => (x === null || x === undefined || Number.isNaN(x) ? '—' : x.toFixed(3));
+/** A number cell of fixed width (5 = "0.123"), so "—" keeps the columns aligned. */
+const c = (x: number | null | undefined): string => f(x).padStart(5);
+const ci = (lo: number | null | undefined, hi: number | null | undefined): string => `[${c(lo)}, ${c(hi)}]`;
 
 function answersText(r: AnswerScoreReport): string {
   const out = [`Scored ${r.items} item(s) from ${r.input} (${r.format}; ${r.rowsRead} rows read, ${r.rejected.length} rejected).`];
   out.push('metric         mean   95% CI            measured');
-  for (const [m, a] of Object.entries(r.aggregate)) out.push(`${m.padEnd(14)} ${f(a.mean)}  [${f(a.lo)}, ${f(a.hi)}]    ${a.measured}/${a.total}`);
+  for (const [m, a] of Object.entries(r.aggregate)) out.push(`${m.padEnd(14)} ${c(a.mean)}  ${ci(a.lo, a.hi)}    ${a.measured}/${a.total}`);
   for (const x of r.rejected) out.push(`  REJECTED line ${x.row}: ${x.reason}`);
   for (const n of r.notes) out.push(`  note: ${n}`);
   return out.join('\n');
@@ -26,12 +29,12 @@ function answersText(r: AnswerScoreReport): string {
 
 function memoryText(r: MemoryEvalReport): string {
   const out = [`Scored ${r.n} memory-eval item(s) from ${r.input} (keywords: ${r.tokenizer}; correct when hit rate > ${r.threshold}).`];
-  out.push(`hit rate      ${f(r.hitRate.mean)} [${f(r.hitRate.lo)}, ${f(r.hitRate.hi)}]`);
-  out.push(`predicted ok  ${f(r.predictedCorrect.mean)} [${f(r.predictedCorrect.lo)}, ${f(r.predictedCorrect.hi)}]`);
-  out.push(`coverage      ${f(r.coverage.mean)} [${f(r.coverage.lo)}, ${f(r.coverage.hi)}]`);
+  out.push(`hit rate      ${c(r.hitRate.mean)} ${ci(r.hitRate.lo, r.hitRate.hi)}`);
+  out.push(`predicted ok  ${c(r.predictedCorrect.mean)} ${ci(r.predictedCorrect.lo, r.predictedCorrect.hi)}`);
+  out.push(`coverage      ${c(r.coverage.mean)} ${ci(r.coverage.lo, r.coverage.hi)}`);
   if (r.confusion) out.push(`confusion     TP ${r.confusion.tp}  TN ${r.confusion.tn}  FP ${r.confusion.fp}  FN ${r.confusion.fn}`);
-  const ratio = (name: string, x: { value: number | null; reason?: string }): string => `${name.padEnd(13)} ${x.value === null ? `— (${x.reason})` : f(x.value)}`;
-  out.push(`${ratio('accuracy', r.accuracy)}${r.accuracy.ci ? ` [${f(r.accuracy.ci.lo)}, ${f(r.accuracy.ci.hi)}]` : ''}`);
+  const ratio = (name: string, x: { value: number | null; reason?: string }): string => `${name.padEnd(13)} ${x.value === null ? `${c(null)} (${x.reason})` : c(x.value)}`;
+  out.push(`${ratio('accuracy', r.accuracy)}${r.accuracy.ci ? ` ${ci(r.accuracy.ci.lo, r.accuracy.ci.hi)}` : ''}`);
   out.push(ratio('precision', r.precision), ratio('recall', r.recall), ratio('F1', r.f1));
   out.push(`latency       ${r.latency.measured ? `${f(r.latency.latencyMs)} ms (retrieval ${f(r.latency.retrievalMs)}, generation ${f(r.latency.generationMs)})` : 'not in the data'}; scorer ${r.scorerMs.toFixed(1)} ms`);
   for (const n of r.notes) out.push(`  note: ${n}`);
@@ -69,7 +72,9 @@ export function register(program: Command, setExit: SetExit): void {
         if (tok !== 'unicode' && tok !== 'memory-eval') throw new SpanproofError('bad-input', `unknown tokenization "${tok}" for memory.`, { field: '--tokenization', fix: 'use unicode or memory-eval.' });
         const threshold = opts.threshold === undefined ? undefined : Number(opts.threshold);
         if (threshold !== undefined && !(threshold >= 0 && threshold <= 1)) throw new SpanproofError('bad-input', `--threshold must be a number in [0, 1], got "${opts.threshold}".`, { field: '--threshold', fix: 'e.g. --threshold 0.5' });
-        const r = scoreMemoryEval(input, readMemoryEval(input), { threshold, tokenizer: tok, label: opts.label === undefined ? undefined : (Number(opts.label) as 0 | 1), seed, resamples });
+        const memItems = readMemoryEval(input);
+        if (memItems.length === 0) throw nothingToScoreError('memory', input, 0, []);
+        const r = scoreMemoryEval(input, memItems, { threshold, tokenizer: tok, label: opts.label === undefined ? undefined : (Number(opts.label) as 0 | 1), seed, resamples });
         process.stdout.write(opts.json ? `${JSON.stringify(r, null, 2)}\n` : `${memoryText(r)}\n`);
         return setExit(0);
       }
@@ -78,6 +83,10 @@ export function register(program: Command, setExit: SetExit): void {
       if (tok !== 'unicode' && tok !== 'reference') throw new SpanproofError('bad-input', `unknown tokenization "${tok}".`, { field: '--tokenization', fix: 'use unicode or reference.' });
       if (opts.compat !== undefined && opts.compat !== 'weknora') throw new SpanproofError('bad-input', `unknown --compat "${opts.compat}".`, { field: '--compat', fix: 'use --compat weknora.' });
       const read = format === 'azure' ? readAzureJsonl(input) : readRagasAnswers(input);
+      if (read.items.length === 0) {
+        if (!opts.json) for (const x of read.rejected.slice(0, 10)) process.stderr.write(`  REJECTED line ${x.row}: ${x.reason}\n`);
+        throw nothingToScoreError(format as 'azure' | 'ragas', input, read.rowsRead, read.rejected);
+      }
       const judged = judgesForScore(opts, read.items); // LLM judges when --endpoint is given (SPEC §14, src/cli/judge.ts)
       const r = await scoreAnswers(format as 'azure' | 'ragas', input, read, { metrics, tokenization: tok, seed, resamples, judges: judged?.judges, compat: opts.compat as 'weknora' | undefined });
       const ledger = judged?.ledger();

@@ -10,6 +10,7 @@
  *   conversation: `{messages: [{role, content, context?}…]}` or `{conversation: {messages}}` — every
  *   assistant turn is an item (query = the preceding user turn; reference = the turn's `ground_truth`).
  * - RAGAS JSONL: `{user_input, response, reference, retrieved_contexts?}`.
+ * A whole-file JSON array of the same records is accepted too (row = 1-based position in the array).
  * A line that is not a usable item is rejected with its line number and the reason; an item without
  * a reference is kept but unmeasured (`measured/total` in every aggregate) — never scored as 0.
  *
@@ -19,7 +20,8 @@
 import { SpanproofError } from '../errors';
 import { GENERATION_METRICS, scoreGeneration, type GenerationMetric, type TokenizationMode } from '../metrics/generation';
 import { bootstrapResamples, percentileCI } from '../stats';
-import { readTextFile, requirePath } from './common';
+import { commonestReason, readTextFile, requirePath } from './common';
+import { suggestCommand } from './detect';
 import { parseRagasJsonl } from './ragas';
 import { weknoraMetrics } from './weknora-compat';
 
@@ -71,16 +73,45 @@ export interface AnswerScoreReport {
 
 export const DEFAULT_ANSWER_METRICS: readonly GenerationMetric[] = ['em', 'f1', 'bleu1', 'bleu2', 'bleu4', 'rouge1', 'rouge2', 'rougeL', 'meteor', 'gleu'];
 
+/** What {@link readAzureJsonl} / {@link readRagasAnswers} return. */
+export interface AnswerRead {
+  items: AnswerItem[];
+  rejected: Array<{ row: number; reason: string }>;
+  rowsRead: number;
+  /** Plain-language notes on how the file was read (e.g. read as a JSON array). */
+  notes?: string[];
+}
+
+/**
+ * A whole-file JSON array (first non-space character `[` and the text parses as JSON) given where JSON
+ * Lines is expected: its elements as one JSON text per line, so element i (1-based) is "line" i.
+ * Returns null for anything else (JSON Lines stays as it is).
+ */
+export function jsonArrayAsLines(text: string): string | null {
+  if (!text.trimStart().startsWith('[')) return null;
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch {
+    return null;
+  }
+  return Array.isArray(data) ? data.map((x) => JSON.stringify(x) ?? 'null').join('\n') : null;
+}
+
+const ARRAY_NOTE = 'read as a JSON array (not JSON Lines): row numbers are the 1-based positions of the items in the array.';
+
 const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
 const ctxList = (v: unknown): string[] => (typeof v === 'string' ? (v ? [v] : []) : Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
 
 /** Reads Azure AI evaluation JSONL (single-turn or conversation lines, mixed allowed). */
-export function readAzureJsonl(file: string): { items: AnswerItem[]; rejected: Array<{ row: number; reason: string }>; rowsRead: number } {
+export function readAzureJsonl(file: string): AnswerRead {
   requirePath(file, false, 'pass the path of an Azure AI evaluation JSONL file.');
   const items: AnswerItem[] = [];
   const rejected: Array<{ row: number; reason: string }> = [];
   let rowsRead = 0;
-  readTextFile(file, 'Azure JSONL').split(/\r?\n/).forEach((raw, i) => {
+  const text = readTextFile(file, 'Azure JSONL');
+  const asArray = jsonArrayAsLines(text);
+  (asArray ?? text).split(/\r?\n/).forEach((raw, i) => {
     if (!raw.trim()) return;
     rowsRead++;
     const line = i + 1;
@@ -118,27 +149,44 @@ export function readAzureJsonl(file: string): { items: AnswerItem[]; rejected: A
     const refs = typeof gt === 'string' ? [gt] : Array.isArray(gt) ? gt.filter((x): x is string => typeof x === 'string') : [];
     items.push({ line, id: `line ${line}`, question: str(o.query) ?? '', response, references: refs, contexts: ctxList(o.context) });
   });
-  return { items, rejected, rowsRead };
+  return { items, rejected, rowsRead, notes: asArray === null ? [] : [ARRAY_NOTE] };
 }
 
 /** Reads RAGAS JSONL rows that carry a `response`. */
-export function readRagasAnswers(file: string): { items: AnswerItem[]; rejected: Array<{ row: number; reason: string }>; rowsRead: number } {
+export function readRagasAnswers(file: string): AnswerRead {
   requirePath(file, false, 'pass the path of a RAGAS JSONL file.');
-  const { rows, bad, read } = parseRagasJsonl(readTextFile(file, 'RAGAS JSONL'));
+  const text = readTextFile(file, 'RAGAS JSONL');
+  const asArray = jsonArrayAsLines(text);
+  const { rows, bad, read } = parseRagasJsonl(asArray ?? text);
   const rejected = bad.map((b) => ({ row: b.line, reason: b.reason }));
   const items: AnswerItem[] = [];
   for (const r of rows) {
     if (r.response === undefined) { rejected.push({ row: r.line, reason: 'no "response" to score (a RAGAS dataset without generated answers — import it with `spanproof import ragas` instead)' }); continue; }
     items.push({ line: r.line, id: `line ${r.line}`, question: r.user_input, response: r.response, references: r.reference ? [r.reference] : [], contexts: r.retrieved_contexts ?? [] });
   }
-  return { items, rejected: rejected.sort((a, b) => a.row - b.row), rowsRead: read };
+  return { items, rejected: rejected.sort((a, b) => a.row - b.row), rowsRead: read, notes: asArray === null ? [] : [ARRAY_NOTE] };
+}
+
+/**
+ * The error for a `spanproof score` input with no item to score (an empty file, or every row
+ * rejected): says why (the commonest rejection reason) and, when the file looks like another
+ * dataset, which command reads it (src/core/interop/detect.ts).
+ */
+export function nothingToScoreError(format: 'azure' | 'ragas' | 'memory', input: string, rowsRead: number, rejected: ReadonlyArray<{ reason: string }>): SpanproofError {
+  const top = commonestReason(rejected);
+  const why = rowsRead === 0 ? 'the file has no items' : `0 of ${rowsRead} rows could be scored${top ? ` (most often: ${top})` : ''}`;
+  const expect = format === 'azure' ? 'JSON Lines of {query, response, ground_truth} or {messages: [...]}'
+    : format === 'ragas' ? 'JSON Lines of {user_input, response, reference}' : 'a JSON array of {query, context, generated_answer, reference_answer}';
+  return new SpanproofError('bad-input', `score ${format}: nothing to score — ${why}.`, {
+    file: input, fix: suggestCommand(input, `spanproof score ${format}`, `give ${expect}.`),
+  });
 }
 
 /**
  * Scores answer items with generation metrics (and judges, when given).
  * @throws SpanproofError('bad-input') for an unknown metric name.
  */
-export async function scoreAnswers(format: 'azure' | 'ragas', input: string, read: { items: AnswerItem[]; rejected: Array<{ row: number; reason: string }>; rowsRead: number }, options: ScoreOptions = {}): Promise<AnswerScoreReport> {
+export async function scoreAnswers(format: 'azure' | 'ragas', input: string, read: AnswerRead, options: ScoreOptions = {}): Promise<AnswerScoreReport> {
   const metrics = options.metrics ?? DEFAULT_ANSWER_METRICS;
   for (const m of metrics) if (!GENERATION_METRICS.includes(m)) throw new SpanproofError('bad-input', `unknown metric "${m}".`, { field: '--metrics', fix: `use some of ${GENERATION_METRICS.join(', ')}.` });
   const tokenization = options.tokenization ?? 'unicode';
@@ -180,7 +228,7 @@ export async function scoreAnswers(format: 'azure' | 'ragas', input: string, rea
     const ci = measured ? percentileCI(vals, rs) : { mean: NaN, lo: NaN, hi: NaN };
     aggregate[name] = { mean: ci.mean, lo: ci.lo, hi: ci.hi, measured, total: vals.length };
   }
-  const notes = [`${tokenization === 'unicode' ? 'Unicode word tokens (Intl.Segmenter) for every metric' : "each metric's reference tokeniser"}; BLEU without smoothing (NLTK default).`, `95% percentile bootstrap CI over items, B = ${options.resamples ?? 2000}, seed ${options.seed ?? 42}.`];
+  const notes = [...(read.notes ?? []), `${tokenization === 'unicode' ? 'Unicode word tokens (Intl.Segmenter) for every metric' : "each metric's reference tokeniser"}; BLEU without smoothing (NLTK default).`, `95% percentile bootstrap CI over items, B = ${options.resamples ?? 2000}, seed ${options.seed ?? 42}.`];
   const noRef = read.items.filter((i) => !i.references.length).length;
   if (noRef) notes.push(`${noRef} item(s) have no reference answer: generation metrics unmeasured for them (not 0).`);
   return { format, input, rowsRead: read.rowsRead, items: read.items.length, rejected: read.rejected, tokenization, aggregate, perItem, implementations, notes };

@@ -56,3 +56,12 @@ export function slug(s: string, max = 48): string {
   const out = s.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').replace(/[^A-Za-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, max).replace(/-+$/, '');
   return out || 'x';
 }
+
+/** The reason given most often among `rejected` (first seen wins a tie), or null when there is none. */
+export function commonestReason(rejected: ReadonlyArray<{ reason: string }>): string | null {
+  const counts = new Map<string, number>();
+  for (const x of rejected) counts.set(x.reason, (counts.get(x.reason) ?? 0) + 1);
+  let best: [string, number] | null = null;
+  for (const e of counts) if (!best || e[1] > best[1]) best = e;
+  return best ? best[0] : null;
+}

@@ -9,6 +9,7 @@
  *
  * Nothing is dropped silently: every input row is either converted or listed in
  * `report.rejected` with its row number (1-based, as the user's editor shows it) and a reason.
+ * An import that converts no row writes nothing ({@link writeImport} throws bad-input).
  */
 import type { GroundTruthFile } from '../groundtruth';
 
@@ -83,8 +84,10 @@ export interface ImportOptions {
 /** What {@link writeImport} did on disk. */
 export interface WriteImportOutcome {
   groundTruthFile: string;
-  /** Path of the backup of a previous ground-truth file, when one existed. */
+  /** Path of the backup of a previous ground-truth file, when one existed and differed. */
   backup: string | null;
+  /** True when the ground truth already on disk was identical: nothing written, no backup. */
+  groundTruthUnchanged: boolean;
   reportFile: string;
   qrelsFile: string | null;
   documentsWritten: number;
@@ -103,9 +106,10 @@ export { importWeknora, readWeknoraFolder, weknoraId, weknoraPassageSource, type
 export { importPathwayCuad, readCuadTsv, cuadAnswerLabel, type CuadTable } from './pathway-cuad';
 export { cuadHitIndex, cuadRetrievalMetrics, type CuadHitOptions, type CuadRetrievalMetrics } from './cuad-hit';
 export { stringSimJudge, type StringSimOptions, type StringSimVerdict, passFailGrid, type PassFailGrid } from './string-judge';
-export { runImport, writeImport } from './write';
+export { runImport, writeImport, nothingConvertedError } from './write';
+export { guessDatasetFormat, suggestCommand, type DatasetGuess } from './detect';
 export * from './weknora-compat';
-export { scoreAnswers, readAzureJsonl, readRagasAnswers, DEFAULT_ANSWER_METRICS, type AnswerItem, type AnswerJudge, type AnswerScoreReport, type ScoreOptions } from './answers';
+export { scoreAnswers, readAzureJsonl, readRagasAnswers, jsonArrayAsLines, nothingToScoreError, DEFAULT_ANSWER_METRICS, type AnswerRead, type AnswerItem, type AnswerJudge, type AnswerScoreReport, type ScoreOptions } from './answers';
 export { readMemoryEval, scoreMemoryEval, type MemoryItem, type MemoryEvalReport, type MemoryEvalOptions } from './memory';
 export { weknoraParityTable, weknoraParityMarkdown, WEKNORA_PARITY_CASES, type WeknoraParityCase, type WeknoraParityRow } from './weknora-parity';
 export { comparePathwayHitRule, readPathwayComparisonFromRun, type PathwayComparisonRow, type PathwayComparisonInput } from './cuad-compare';

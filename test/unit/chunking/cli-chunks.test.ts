@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 
@@ -53,4 +53,21 @@ test('spanproof chunks writes one JSON line per chunk and chunker; bad chunker i
   assert.equal(bad.status, 2);
   assert.match(bad.stderr, /--chunkers: unknown chunker "nope"/);
   assert.equal(existsSync(path.join(ws, 'bad.jsonl')), false);
+});
+
+test('spanproof chunks --out: a folder or a path under a file exits 2 naming the path; nothing is left behind', (t) => {
+  const ws = mkdtempSync(path.join(tmpdir(), 'spanproof-chunks-out-'));
+  t.after(() => rmSync(ws, { recursive: true, force: true }));
+  writeFileSync(path.join(ws, 'a.md'), '# A\n\nText.\n');
+  const dir = cli(['chunks', '--workspace', ws, '--chunkers', 'fixed', '--out', ws]);
+  assert.equal(dir.status, 2, dir.stderr);
+  assert.equal(dir.stderr.trim(), `spanproof: ${ws}: cannot write --out (it is a folder). Fix: give a file path, e.g. ${path.join(ws, 'chunks.jsonl')}.`);
+  const underFile = cli(['chunks', '--workspace', ws, '--chunkers', 'fixed', '--out', path.join(ws, 'a.md', 'x.jsonl')]);
+  assert.equal(underFile.status, 2, underFile.stderr);
+  assert.match(underFile.stderr, /a\.md\/x\.jsonl: cannot write --out \(a part of the path is a file, not a folder, ENOTDIR\)/);
+  const missing = cli(['chunks', '--workspace', ws, '--chunkers', 'fixed', '--out', path.join(ws, 'no', 'x.jsonl')]);
+  assert.equal(missing.status, 2, missing.stderr);
+  assert.match(missing.stderr, /no\/x\.jsonl: cannot write --out \(its folder does not exist, ENOENT\)\. Fix: create the folder first/);
+  assert.doesNotMatch(missing.stderr, /internal error|\n\s+at /);
+  assert.deepEqual(readdirSync(ws), ['a.md']);
 });

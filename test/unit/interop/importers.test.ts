@@ -5,7 +5,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { loadCorpus } from '../../../src/core/corpus';
@@ -227,14 +227,32 @@ test('writeImport: an existing ground truth is backed up (never overwritten with
   assert.equal(out1.backup, path.join(ws, '.spanproof', 'groundtruth.json.bak'));
   assert.equal(readFileSync(out1.backup!, 'utf8'), mine);
   const out2 = await writeImport(res, ws);
-  assert.equal(out2.backup, path.join(ws, '.spanproof', 'groundtruth.json.bak.1'), 'an older backup is not overwritten');
+  assert.equal(out2.backup, null, 'an identical re-import makes no backup');
+  assert.equal(out2.groundTruthUnchanged, true);
   assert.equal(out2.documentsWritten, 0);
   assert.equal(out2.documentsUnchanged, 4);
+  const gtFile = path.join(ws, '.spanproof', 'groundtruth.json');
+  writeFileSync(gtFile, readFileSync(gtFile, 'utf8').replace('"questions"', '"questions" '));
+  const out3 = await writeImport(res, ws);
+  assert.equal(out3.backup, path.join(ws, '.spanproof', 'groundtruth.json.bak.1'), 'an older backup is not overwritten');
+  assert.equal(out3.groundTruthUnchanged, false);
+  assert.equal(readFileSync(out1.backup!, 'utf8'), mine);
   writeFileSync(path.join(ws, 'weknora', 'passage-1.txt'), 'the user edited this');
   await assert.rejects(writeImport(res, ws), (e: unknown) => isSpanproofError(e) && /already exists/.test(e.message));
   assert.equal(readFileSync(path.join(ws, 'weknora', 'passage-1.txt'), 'utf8'), 'the user edited this');
   const report = JSON.parse(readFileSync(path.join(ws, '.spanproof', 'import-report.json'), 'utf8')) as { format: string; rowsRead: number };
   assert.equal(report.format, 'weknora');
+  rmSync(ws, { recursive: true, force: true });
+});
+
+test('writeImport of an import that converted nothing throws bad-input and writes nothing', async () => {
+  const ws = tmp();
+  const res = await runImport('ragas', path.join(FIX, 'luochuan', 'evaluation_samples_true.json'), { workspace: ws });
+  assert.equal(res.report.converted, 0);
+  await assert.rejects(writeImport(res, ws), (e: unknown) => isSpanproofError(e) && e.code === 'bad-input'
+    && /import ragas: no question converted — 99 of 99 rows rejected \(most often: .*\); nothing was written\./.test(e.message)
+    && /Fix: this looks like a memory-eval JSON file: use `spanproof score memory /.test(e.message));
+  assert.deepEqual(readdirSync(ws), []);
   rmSync(ws, { recursive: true, force: true });
 });
 

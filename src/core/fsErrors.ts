@@ -1,0 +1,62 @@
+/**
+ * File-system errors on paths the user chose (`--out`, `--workspace`) are the user's input, not a bug:
+ * {@link outputPathError} turns them into SpanproofError('bad-input') (CLI exit 2) naming the path and
+ * the fix. Anything else is returned unchanged so it still surfaces as an internal error (exit 3).
+ */
+import { statSync } from 'node:fs';
+import { join } from 'node:path';
+import { SpanproofError, isSpanproofError } from './errors';
+
+/** The errno code of `e`, or of its `cause` (writeFileAtomic wraps the Node error). */
+export function errnoCode(e: unknown): string | undefined {
+  for (let x: unknown = e, depth = 0; x && typeof x === 'object' && depth < 4; x = (x as { cause?: unknown }).cause, depth++) {
+    const code = (x as NodeJS.ErrnoException).code;
+    if (typeof code === 'string' && /^E[A-Z]+$/.test(code)) return code;
+  }
+  return undefined;
+}
+
+const REASONS: Record<string, { why: string; fix: string }> = {
+  EISDIR: { why: 'it is a folder', fix: 'give a file path, e.g. <folder>/out.jsonl.' },
+  ENOTDIR: { why: 'a part of the path is a file, not a folder', fix: 'check the path; every part before the file name must be a folder.' },
+  ENOENT: { why: 'its folder does not exist', fix: 'create the folder first, or choose another path.' },
+  EACCES: { why: 'permission denied', fix: 'choose a path you can write to, or change its permissions.' },
+  EPERM: { why: 'operation not permitted', fix: 'choose a path you can write to, or change its permissions.' },
+  EROFS: { why: 'the file system is read-only', fix: 'choose a path on a writable disk.' },
+  ENOSPC: { why: 'the disk is full', fix: 'free some space or choose another disk.' },
+  EDQUOT: { why: 'the disk quota is exceeded', fix: 'free some space or choose another disk.' },
+  EEXIST: { why: 'something else already exists there', fix: 'choose another path, or move that file away.' },
+  ENAMETOOLONG: { why: 'the path is too long', fix: 'choose a shorter path.' },
+};
+
+/**
+ * Maps an fs error raised while writing `file` (a user-given output path, or a file under a
+ * user-given folder) to SpanproofError('bad-input') "cannot write <what> (<why>, <CODE>)" with a fix.
+ * Returns `e` unchanged when it is not such an error (an unknown errno, a non-fs error, or already a
+ * bad-input/not-found SpanproofError), so callers write `throw outputPathError(e, file, '--out')`.
+ * @param what what the user gave, e.g. `--out`, `the workspace` (shown in the message).
+ * @param fix overrides the default fix for the errno.
+ */
+export function outputPathError(e: unknown, file: string, what: string, fix?: string): unknown {
+  if (isSpanproofError(e) && e.code !== 'internal') return e;
+  const code = errnoCode(e);
+  const r = code ? REASONS[code] : undefined;
+  if (!code || !r) return e;
+  return new SpanproofError('bad-input', `cannot write ${what} (${r.why}, ${code}).`, { file, fix: fix ?? r.fix, cause: e });
+}
+
+/**
+ * Checks a user-given output file path before any work: it must not be a folder, and no part of its
+ * folder path may be a file.
+ * @throws SpanproofError('bad-input') naming `file` and the fix (`example` is a file name to suggest
+ *   inside the folder, e.g. `chunks.jsonl`).
+ */
+export function checkOutputFile(file: string, what: string, example: string): void {
+  let isDir: boolean;
+  try {
+    isDir = statSync(file, { throwIfNoEntry: false })?.isDirectory() ?? false;
+  } catch (e) {
+    throw outputPathError(e, file, what);
+  }
+  if (isDir) throw new SpanproofError('bad-input', `cannot write ${what} (it is a folder).`, { file, fix: `give a file path, e.g. ${join(file, example)}.` });
+}
