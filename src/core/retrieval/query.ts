@@ -73,7 +73,13 @@ export async function runQuery(p: QueryParams): Promise<QueryAnswer> {
   const n = p.pool ?? p.settings.poolSize;
   if (!p.text.trim()) throw new SpanproofError('bad-input', 'the query text is empty.', { field: 'TEXT', fix: 'pass the question as the last argument.' });
   if (!Number.isInteger(k) || k < 1) throw new SpanproofError('bad-input', `k must be a positive integer, got ${k}.`, { field: '--k' });
-  if (!Number.isInteger(n) || n < k) throw new SpanproofError('bad-input', `the pool size must be an integer ≥ k (${k}), got ${n}.`, { field: '--pool' });
+  if (!Number.isInteger(n) || n < 1) throw new SpanproofError('bad-input', `the pool size must be a positive integer, got ${n}.`, { field: '--pool' });
+  // blame the option the user gave: usually --k (the pool is the default when --pool is absent)
+  if (n < k) {
+    throw new SpanproofError('bad-input', `--k ${k} is larger than the candidate pool (--pool ${n}${p.pool === undefined ? ', the default' : ''}).`, {
+      field: p.pool === undefined ? '--k' : '--k/--pool', fix: 'lower --k or raise --pool.',
+    });
+  }
   const s = p.settings;
   const corpus = await loadCorpus(p.workspace, { include: s.include, exclude: s.exclude, maxFileBytes: s.maxFileBytes });
   const needsEmbedder = p.retriever !== 'bm25' || p.chunker === 'semantic';
