@@ -4,8 +4,9 @@
  *
  * Order: (1) exact occurrence → similarity 1; (2) the same text up to whitespace runs, curly vs straight
  * quotes, dashes and case → the document's own characters, similarity = difflib ratio of excerpt vs
- * slice; (3) fuzzy: anchor on the longest common block (difflib `find_longest_match`, autojunk off),
- * project the excerpt around it, then move each edge to the word boundary that maximises the ratio.
+ * slice; (3) fuzzy: anchor on the longest common block (difflib `find_longest_match`, autojunk off, on the
+ * normalised texts), project the excerpt around each occurrence of that block (≤ 200) and keep the
+ * window of the best ratio, then move each edge to the word boundary that maximises the ratio.
  * The caller rejects alignments below its threshold.
  */
 import { SequenceMatcher, sequenceMatcherRatio } from './sequence-matcher';
@@ -43,6 +44,9 @@ function normalize(text: string): { norm: string; map: number[] } {
   return { norm, map };
 }
 
+/** Occurrences of the anchor block tried per excerpt (each costs one difflib ratio of the excerpt's length). */
+const MAX_ANCHORS = 200;
+
 const isWordChar = (c: string | undefined): boolean => c !== undefined && /[\p{L}\p{N}]/u.test(c);
 
 /** Aligns `excerpt` to `text`; `null` when nothing plausible exists (no common block of ≥ 4 characters). */
@@ -67,11 +71,25 @@ export function alignExcerpt(text: string, excerpt: string): Alignment | null {
   const sm = new SequenceMatcher(e.norm, t.norm, { autojunk: false });
   const [i, j, k] = sm.findLongestMatch(0, e.norm.length, 0, t.norm.length);
   if (k < 4) return null;
-  const n0 = Math.max(0, j - i);
-  const n1 = Math.min(t.norm.length, j + (e.norm.length - i));
-  let start = t.map[n0];
-  let end = t.map[Math.max(n0, n1 - 1)] + 1;
   const ratio = (s: number, en: number): number => sequenceMatcherRatio(ex, text.slice(s, en));
+  // The block is found in case-folded text, but the similarity is of the document's own characters, so
+  // its first occurrence can be the wrong place ("MARKETING AFFILIATE" in a title before "Marketing
+  // Affiliate"): project the excerpt around every occurrence of the block (at most MAX_ANCHORS) and keep
+  // the window with the best ratio.
+  const block = e.norm.slice(i, i + k);
+  const window = (at: number): [number, number] => {
+    const n0 = Math.max(0, at - i);
+    const n1 = Math.min(t.norm.length, at + (e.norm.length - i));
+    return [t.map[n0], t.map[Math.max(n0, n1 - 1)] + 1];
+  };
+  let [start, end] = window(j);
+  let anchorBest = ratio(start, end);
+  let anchors = 1;
+  for (let at = t.norm.indexOf(block, j + 1); at >= 0 && anchors < MAX_ANCHORS; at = t.norm.indexOf(block, at + 1), anchors++) {
+    const [s0, e0] = window(at);
+    const r = ratio(s0, e0);
+    if (r > anchorBest) { anchorBest = r; start = s0; end = e0; }
+  }
   // move each edge to the nearby word boundary that maximises the ratio (±25% of the excerpt)
   const slack = Math.max(8, Math.ceil(ex.length / 4));
   const boundaries = (lo: number, hi: number, isStart: boolean): number[] => {

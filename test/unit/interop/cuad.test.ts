@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { loadCorpus } from '../../../src/core/corpus';
 import { resolveGroundTruth } from '../../../src/core/groundtruth';
-import { comparePathwayHitRule, cuadHitIndex, cuadRetrievalMetrics, passFailGrid, readPathwayComparisonFromRun, runImport, stringSimJudge, writeImport } from '../../../src/core/interop';
+import { alignExcerpt, comparePathwayHitRule, cuadHitIndex, cuadRetrievalMetrics, passFailGrid, readPathwayComparisonFromRun, runImport, stringSimJudge, writeImport } from '../../../src/core/interop';
 import { isSpanproofError } from '../../../src/core/errors';
 
 const REPO = path.resolve(__dirname, '..', '..', '..');
@@ -172,3 +172,23 @@ test('Pathway hit rule beside span hit@5 on a real grid run over the imported sy
   }
   rmSync(ws, { recursive: true, force: true });
 });
+
+test('alignExcerpt: a short excerpt with a 1-character typo aligns to its own text, not to an upper-case copy earlier', () => {
+  const contract = readFileSync(path.join(FIX, 'CybergyHoldingsInc_20140520_10-Q_EX-10.27_8605784_EX-10.27_Affiliate Agreement.txt'), 'utf8');
+  // the title "MARKETING AFFILIATE AGREEMENT" (offset 0) shares the longest case-folded block; the
+  // document's "Marketing Affiliate" is at 196
+  assert.equal(contract.slice(0, 19), 'MARKETING AFFILIATE');
+  assert.equal(contract.indexOf('Marketing Affiliate'), 196);
+  const a = alignExcerpt(contract, 'Marketing AffiliatZ')!;
+  assert.equal(a.method, 'fuzzy');
+  assert.deepEqual([a.start, a.end], [196, 215]);
+  // difflib ratio = 2·M / (|a| + |b|) = 2·18 / (19 + 19) = 0.947 ("Marketing Affiliat" matches)
+  assert.equal(a.similarity, 0.947);
+  // a typo in the upper-case title still aligns to the title (its own case wins the ratio)
+  const t = alignExcerpt(contract, 'MARKETING AFFILIATZ AGREEMENT')!;
+  assert.deepEqual([t.start, t.end, t.similarity], [0, 29, round3(2 * 28 / 58)]);
+});
+
+function round3(x: number): number {
+  return Math.round(x * 1000) / 1000;
+}
