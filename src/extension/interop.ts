@@ -46,6 +46,15 @@ export async function importDataset(sp: Spanproof): Promise<void> {
     runImport(fmt.id, picked[0].fsPath, { workspace, documents }),
   );
   const r = result.report;
+  if (r.converted === 0) {
+    // writeImport refuses to replace a ground truth with nothing; say why here instead of asking first.
+    const reasons = [...new Set(r.rejected.map((x) => x.reason))].slice(0, 3).join('; ');
+    sp.output.info(`import ${fmt.id} ${picked[0].fsPath}: nothing converted: ${JSON.stringify(r)}`);
+    void vscode.window.showErrorMessage(
+      `Spanproof: nothing to import — 0 of ${r.rowsRead} rows converted (${reasons || 'no rows'}). Nothing was written. Is this a ${fmt.id} file?`,
+    );
+    return;
+  }
   const ok = await vscode.window.showWarningMessage(
     `Spanproof: ${r.rowsRead} rows read, ${r.converted} questions converted, ${r.rejected.length} rejected; ${result.documents.length} document(s). Write them to ${workspace}? An existing ground-truth file is backed up first.`,
     { modal: true },
@@ -56,7 +65,7 @@ export async function importDataset(sp: Spanproof): Promise<void> {
   sp.output.info(`import ${fmt.id} ${picked[0].fsPath}: ${JSON.stringify(r)}`);
   await f.store.load();
   const choice = await vscode.window.showInformationMessage(
-    `Spanproof: imported ${r.converted} questions (${out.documentsWritten} documents written${out.backup ? `, previous ground truth backed up to ${out.backup}` : ''}). Conversion report: ${out.reportFile}.`,
+    `Spanproof: imported ${r.converted} questions (${out.documentsWritten} documents written${out.backup ? `, previous ground truth backed up to ${out.backup}` : ''}${out.groundTruthUnchanged ? '; ground truth unchanged' : ''}). Conversion report: ${out.reportFile}.`,
     'Open Report',
   );
   if (choice) await vscode.window.showTextDocument(vscode.Uri.file(out.reportFile));
