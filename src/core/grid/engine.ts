@@ -8,6 +8,7 @@
  * A failing item (one question × config) or a failing chunker is recorded, never averaged as zero.
  */
 import { performance } from 'node:perf_hooks';
+import { getHeapStatistics } from 'node:v8';
 import { SpanproofError } from '../errors';
 import type { Chunk, ChunkerId, CorpusDocument, RetrieverId } from '../types';
 import type { RunSettings } from '../../shared/settings';
@@ -17,6 +18,9 @@ import { Bm25Index, DenseIndex, reciprocalRankFusion, rerankPool, type Bm25Build
 import { chunkCorpus, chunkerConfigKey } from '../chunking';
 import { configId, planConfigs, type ConfigPlan } from './plan';
 import { prepareChunkerScoring, scoreItem, type ItemScores } from './score';
+
+/** Heap growth (bytes) since the last collection that triggers one at the next yield (hosts exposing `gc`). */
+const GC_GROWTH_BYTES = 96 * 1024 * 1024;
 
 /** Progress of the engine: `done` of `total` work units in `stage`. */
 export interface EngineProgress {
@@ -127,9 +131,18 @@ export async function runEngine(input: EngineInput): Promise<EngineOutput> {
   let stage = 'start';
   let lastYield = performance.now();
   const report = () => input.onProgress?.({ done, total, stage });
+  // Heap guard: when the host exposes `gc` (the worker does) and the used heap has grown by more than
+  // GC_GROWTH_BYTES since the last collection, collect at the next yield, so a stage producing much
+  // short-lived garbage (Markdown trees of the heading chunker) does not push peak RSS up.
+  const gc = (globalThis as { gc?: () => void }).gc;
+  let heapAfterGc = gc ? getHeapStatistics().used_heap_size : 0;
   const tick = async (units = 0) => {
     done += units;
     if (performance.now() - lastYield > 40) {
+      if (gc && getHeapStatistics().used_heap_size - heapAfterGc > GC_GROWTH_BYTES) {
+        gc();
+        heapAfterGc = getHeapStatistics().used_heap_size;
+      }
       report();
       await new Promise<void>((r) => setImmediate(r));
       lastYield = performance.now();
@@ -198,7 +211,10 @@ export async function runEngine(input: EngineInput): Promise<EngineOutput> {
     // exposes `gc` (the worker does, see src/worker/main.ts).
     // Skipped when the previous stage came from the resident memo (nothing was built, and a full
     // collection of a heap holding resident indexes would cost more than the run).
-    if (builtPrevious) (globalThis as { gc?: () => void }).gc?.();
+    if (builtPrevious && gc) {
+      gc();
+      heapAfterGc = getHeapStatistics().used_heap_size;
+    }
     builtPrevious = false;
     const mine = configs.filter((c) => c.chunker === chunker);
     const st: ChunkerStage = { chunker, chunks: [], chunkMs: 0, bm25Ms: 0, embedMs: 0, cachedDocs: 0 };
