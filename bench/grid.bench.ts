@@ -16,7 +16,7 @@
  * machine is shared.
  */
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, statSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -80,6 +80,11 @@ async function main(): Promise<void> {
   }
   const quick = process.argv.includes('--quick');
   const tmp = mkdtempSync(join(tmpdir(), 'spanproof-gridbench-'));
+  // The runs and caches only serve the timings: leave nothing in the temp folder (SPANPROOF_KEEP_TMP=1 keeps it).
+  process.on('exit', () => {
+    if (process.env.SPANPROOF_KEEP_TMP === '1') console.log(`kept ${tmp}`);
+    else rmSync(tmp, { recursive: true, force: true });
+  });
   const all: RunSettings['chunkers'] = ['fixed', 'recursive', 'sentence', 'heading', 'semantic'];
   const four: RunSettings['chunkers'] = ['fixed', 'recursive', 'sentence', 'heading'];
   const row = (name: string, r: ReturnType<typeof runChild>, target: string) =>

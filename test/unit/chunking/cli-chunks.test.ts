@@ -5,9 +5,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
+import { tempDir } from '../_tmp';
 
 const REPO = path.resolve(__dirname, '..', '..', '..');
 
@@ -17,7 +17,7 @@ function cli(args: string[]): { status: number | null; stderr: string } {
 }
 
 test('spanproof chunks writes one JSON line per chunk and chunker; bad chunker ids exit 2', (t) => {
-  const ws = mkdtempSync(path.join(tmpdir(), 'spanproof-chunks-'));
+  const ws = tempDir('spanproof-chunks-');
   t.after(() => rmSync(ws, { recursive: true, force: true }));
   const docs: Record<string, string> = {
     'guide.md': '---\r\ntitle: t\r\n---\r\n# Intro 😀\r\n\r\nSome text. More text.\r\n\r\n## Next\r\nBody.\r\n',
@@ -56,7 +56,7 @@ test('spanproof chunks writes one JSON line per chunk and chunker; bad chunker i
 });
 
 test('spanproof chunks --out: a folder or a path under a file exits 2 naming the path; nothing is left behind', (t) => {
-  const ws = mkdtempSync(path.join(tmpdir(), 'spanproof-chunks-out-'));
+  const ws = tempDir('spanproof-chunks-out-');
   t.after(() => rmSync(ws, { recursive: true, force: true }));
   writeFileSync(path.join(ws, 'a.md'), '# A\n\nText.\n');
   const dir = cli(['chunks', '--workspace', ws, '--chunkers', 'fixed', '--out', ws]);

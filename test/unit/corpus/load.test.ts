@@ -1,13 +1,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { loadCorpus, sha256Hex } from '../../../src/core/corpus';
 import { isSpanproofError } from '../../../src/core/errors';
+import { tempDir } from '../_tmp';
 
 function tree(files: Record<string, string | Uint8Array>): string {
-  const root = mkdtempSync(path.join(tmpdir(), 'spanproof-corpus-'));
+  const root = tempDir('spanproof-corpus-');
   for (const [rel, content] of Object.entries(files)) {
     const p = path.join(root, rel);
     mkdirSync(path.dirname(p), { recursive: true });
@@ -96,7 +97,7 @@ test('loadCorpus: an unreadable file is skipped as unreadable', { skip: isRoot |
 });
 
 test('loadCorpus: symlinks leaving the root are skipped (outside-root), loops are not walked, inside links are followed', async (t) => {
-  const parent = mkdtempSync(path.join(tmpdir(), 'spanproof-links-'));
+  const parent = tempDir('spanproof-links-');
   const root = path.join(parent, 'corpus');
   mkdirSync(path.join(root, 'docs', 'sub'), { recursive: true });
   writeFileSync(path.join(parent, 'secret.md'), 'parent secret');

@@ -3,11 +3,11 @@
 // deterministically on a real temp dir by hooks that run a disk edit at an exact point of an operation.
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { GroundTruthSync, realDisk, type GroundTruthDisk } from '../../../src/extension/gtSync';
 import type { GroundTruthFile, Question } from '../../../src/core/groundtruth';
+import { tempDir } from '../_tmp';
 
 const q = (id: string): Question => ({ id, question: `Q ${id}`, evidence: [{ source: 'a.md', exact: `quote of ${id} long enough` }] });
 const initial: GroundTruthFile = { spanproof: 1, questions: [q('a'), q('b'), q('c')] };
@@ -22,7 +22,7 @@ interface Hooks {
 }
 
 function setup(): { file: string; sync: GroundTruthSync; hooks: Hooks; disk: () => GroundTruthFile; editOnDisk: (fn: (gt: GroundTruthFile) => void) => void; done: () => void } {
-  const dir = mkdtempSync(path.join(tmpdir(), 'spanproof-gtsync-'));
+  const dir = tempDir('spanproof-gtsync-');
   const file = path.join(dir, 'groundtruth.json');
   writeFileSync(file, JSON.stringify(initial, null, 2) + '\n');
   const hooks: Hooks = {};

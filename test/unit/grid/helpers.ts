@@ -1,8 +1,8 @@
 /** Shared fixtures of the grid tests: the shipped samples/ corpus (10 questions) and small settings. */
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { DEFAULT_SETTINGS, type RunSettings } from '../../../src/shared/settings';
+import { tempDir } from '../_tmp';
 
 export const REPO = resolve(__dirname, '..', '..', '..');
 export const MINI = join(REPO, 'samples', 'fastapi-mini');
@@ -23,7 +23,7 @@ export function smallSettings(over: Partial<RunSettings> = {}): RunSettings {
 }
 
 export function tmp(prefix: string): string {
-  return mkdtempSync(join(tmpdir(), `spanproof-${prefix}-`));
+  return tempDir(`spanproof-${prefix}-`);
 }
 
 export function readText(file: string): string {

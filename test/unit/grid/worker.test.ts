@@ -66,7 +66,7 @@ test('a one-question re-run in the same worker (resident models and indexes) giv
   try {
     const settings = smallSettings();
     const full = await client.run({ workspace: MINI, groundTruthFile: MINI_GT, settings, runsRoot: join(root, 'runs'), cacheDir: join(root, 'cache'), returnRecords: true });
-    const one = await client.run({ workspace: MINI, groundTruthFile: MINI_GT, settings, cacheDir: join(root, 'cache'), questionIds: ['mini-04'], writeRun: false, returnRecords: true });
+    const one = await client.run({ workspace: MINI, groundTruthFile: MINI_GT, settings, runsRoot: join(root, 'runs'), cacheDir: join(root, 'cache'), questionIds: ['mini-04'], writeRun: false, returnRecords: true }); // runsRoot: should writeRun regress, never into samples/
     assert.equal(one.runDir, null);
     assert.equal(one.results.questions, 1);
     const strip = (r: { question: string; config: string; results: unknown; pool: unknown; cause: unknown }) => ({ q: r.question, c: r.config, results: r.results, pool: r.pool, cause: r.cause });

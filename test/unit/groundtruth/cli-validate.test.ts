@@ -4,9 +4,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, existsSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
+import { tempDir } from '../_tmp';
 
 const REPO = path.resolve(__dirname, '..', '..', '..');
 const CLI = path.join(REPO, 'src', 'cli', 'main.ts');
@@ -19,7 +19,7 @@ function cli(...args: string[]): { code: number | null; stdout: string; stderr: 
 
 /** Runs `body` on a private copy of the fixtures (the `mini` workspace and the bad files), so nothing in the repo can change. */
 function inCopy(body: (dir: string) => void): void {
-  const dir = mkdtempSync(path.join(tmpdir(), 'spanproof-validate-'));
+  const dir = tempDir('spanproof-validate-');
   cpSync(FIXTURES, dir, { recursive: true });
   try {
     body(dir);

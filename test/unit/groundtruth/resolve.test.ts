@@ -1,12 +1,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { decodeDocument, loadCorpus } from '../../../src/core/corpus';
 import {
   excludedQuestionsSummary, lineOf, makeSelector, normaliseSource, resolveEvidence, resolveGroundTruth, type GroundTruthFile,
 } from '../../../src/core/groundtruth';
+import { tempDir } from '../_tmp';
 
 test('CRLF file, multi-line quote copied with LF line endings → re-anchored to the raw CRLF span', () => {
   const text = 'Title\r\n\r\nFirst line of the quote\r\nsecond line of it.\r\nAfter.\r\n';
@@ -202,7 +202,7 @@ test('rule 5: a quote longer than maxQuoteLength is rejected before any search (
 
 test('stale: a source the corpus loader skipped says why, not "source not found"', async () => {
   // A real loader run: a Latin-1 file (0xE9 is not valid UTF-8 at byte 3) and a symlink out of the root.
-  const parent = mkdtempSync(path.join(tmpdir(), 'spanproof-skipgt-'));
+  const parent = tempDir('spanproof-skipgt-');
   const root = path.join(parent, 'ws');
   try {
     mkdirSync(root);

@@ -1,12 +1,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { isSpanproofError, type SpanproofError } from '../../../src/core/errors';
 import {
   parseGroundTruth, readGroundTruth, serializeGroundTruth, writeGroundTruth, type GroundTruthFile,
 } from '../../../src/core/groundtruth';
+import { tempDir } from '../_tmp';
 
 function badInput(json: string): SpanproofError {
   try {
@@ -107,7 +108,7 @@ test('serializeGroundTruth reproduces the shipped file byte for byte (1-space in
 });
 
 test('writeGroundTruth: atomic write, no write when unchanged, keeps indentation, refuses concurrent changes', async () => {
-  const dir = mkdtempSync(path.join(tmpdir(), 'spanproof-gt-'));
+  const dir = tempDir('spanproof-gt-');
   try {
     const file = path.join(dir, '.spanproof', 'groundtruth.json');
     const gt: GroundTruthFile = { spanproof: 1, questions: [{ id: 'a', question: 'q', evidence: [{ source: 's.md', exact: 'quote text here', start: 0, end: 15 }] }] };

@@ -1,10 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { loadCorpus } from '../../../src/core/corpus';
 import { readGroundTruth, resolveGroundTruth } from '../../../src/core/groundtruth';
+import { tempDir } from '../_tmp';
 
 const DATA = path.join('..', 'shared', 'data');
 const skip = existsSync(DATA) ? false : `${DATA} not present`;
@@ -29,7 +29,7 @@ test('shipped prose ground truth resolves 15/15 on CRLF files', { skip }, async 
 });
 
 test('prose ground truth still resolves (as moved) after the corpus is converted to LF', { skip }, async () => {
-  const dir = mkdtempSync(path.join(tmpdir(), 'spanproof-prose-lf-'));
+  const dir = tempDir('spanproof-prose-lf-');
   try {
     const src = path.join(DATA, 'prose');
     const original = await loadCorpus(src);

@@ -9,12 +9,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { SpanproofError } from '../../../src/core/errors';
 import { checkOutputFile, errnoCode, outputPathError } from '../../../src/core/fsErrors';
 import { guessDatasetFormat } from '../../../src/core/interop';
+import { tempDir } from '../_tmp';
 
 const REPO = path.resolve(__dirname, '..', '..', '..');
 const CLI = path.join(REPO, 'src', 'cli', 'main.ts');
@@ -26,7 +27,7 @@ function cli(...args: string[]): { code: number | null; stdout: string; stderr: 
 }
 
 test('spanproof import chroma: report, files, acceptance; an identical second import makes no .bak', () => {
-  const ws = mkdtempSync(path.join(tmpdir(), 'spanproof-cli-import-'));
+  const ws = tempDir('spanproof-cli-import-');
   const r = cli('import', 'chroma', path.join(FIX, 'chroma', 'questions_df.csv'), '--workspace', ws);
   assert.equal(r.code, 0, r.stderr);
   assert.match(r.stdout, /56 rows read, 56 converted, 0 rejected/);
@@ -68,7 +69,7 @@ test('spanproof bias on a folder that is not a run exits 2', () => {
 });
 
 test('the import report JSON has the documented keys', () => {
-  const ws = mkdtempSync(path.join(tmpdir(), 'spanproof-cli-import-'));
+  const ws = tempDir('spanproof-cli-import-');
   const r = cli('import', 'weknora', path.join(FIX, 'weknora'), '--workspace', ws);
   assert.equal(r.code, 0, r.stderr);
   const rep = JSON.parse(readFileSync(path.join(ws, '.spanproof', 'import-report.json'), 'utf8')) as Record<string, unknown>;
@@ -77,7 +78,7 @@ test('the import report JSON has the documented keys', () => {
 });
 
 test('spanproof run --bias-study: keeps the chunks and writes bias.json beside the run (imported SQuAD tiny set)', () => {
-  const ws = mkdtempSync(path.join(tmpdir(), 'spanproof-cli-bias-'));
+  const ws = tempDir('spanproof-cli-bias-');
   assert.equal(cli('import', 'squad', path.join(FIX, 'squad', 'squad2_tiny.json'), '--workspace', ws).code, 0);
   const out = path.join(ws, 'run');
   const r = spawnSync(process.execPath, ['--import', 'tsx', CLI, 'run', '--workspace', ws, '--chunkers', 'fixed,sentence', '--retrievers', 'bm25', '--rerank', 'off', '--out', out, '--bias-study', '--json'], {
@@ -93,7 +94,7 @@ test('spanproof run --bias-study: keeps the chunks and writes bias.json beside t
 });
 
 function tempWs(t: { after: (fn: () => void) => void }): string {
-  const ws = mkdtempSync(path.join(tmpdir(), 'spanproof-cli-write-'));
+  const ws = tempDir('spanproof-cli-write-');
   t.after(() => rmSync(ws, { recursive: true, force: true }));
   return ws;
 }

@@ -7,19 +7,20 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { loadCorpus } from '../../../src/core/corpus';
 import { resolveGroundTruth } from '../../../src/core/groundtruth';
 import { alignExcerpt, comparePathwayHitRule, cuadHitIndex, cuadRetrievalMetrics, passFailGrid, readPathwayComparisonFromRun, runImport, stringSimJudge, writeImport } from '../../../src/core/interop';
 import { isSpanproofError } from '../../../src/core/errors';
+import { tempDir } from '../_tmp';
 
 const REPO = path.resolve(__dirname, '..', '..', '..');
 const FIX = path.join(REPO, 'test', 'fixtures', 'interop', 'pathway');
 
 test('CUAD import: 2 rows × 41 categories read; excerpts placed exactly, whitespace/quote-insensitively and fuzzily; everything else rejected with reasons', async () => {
-  const ws = mkdtempSync(path.join(tmpdir(), 'spanproof-cuad-'));
+  const ws = tempDir('spanproof-cuad-');
   const res = await runImport('pathway-cuad', path.join(FIX, 'labeled-head.tsv'), { workspace: ws, documents: FIX });
   const r = res.report;
   assert.equal(r.rowsRead, 82);
@@ -153,7 +154,7 @@ test('comparePathwayHitRule: hand case — a chunk holding the clause is a hit f
 });
 
 test('Pathway hit rule beside span hit@5 on a real grid run over the imported synthetic contract', () => {
-  const ws = mkdtempSync(path.join(tmpdir(), 'spanproof-cuad-run-'));
+  const ws = tempDir('spanproof-cuad-run-');
   const REPO_CLI = path.join(REPO, 'src', 'cli', 'main.ts');
   const env = { ...process.env, SPANPROOF_WORKER: path.join(REPO, 'src', 'worker', 'main.ts') };
   const imp = spawnSync(process.execPath, ['--import', 'tsx', REPO_CLI, 'import', 'pathway-cuad', path.join(FIX, 'labeled-head.tsv'), '--documents', FIX, '--workspace', ws], { encoding: 'utf8', env });

@@ -5,20 +5,20 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import * as path from 'node:path';
 import { loadCorpus } from '../../../src/core/corpus';
 import { resolveGroundTruth, readGroundTruth } from '../../../src/core/groundtruth';
 import { runImport, weknoraId, weknoraPassageSource, writeImport, type ImportFormat, type ImportResult } from '../../../src/core/interop';
 import { isSpanproofError } from '../../../src/core/errors';
+import { tempDir } from '../_tmp';
 
 const REPO = path.resolve(__dirname, '..', '..', '..');
 const FIX = path.join(REPO, 'test', 'fixtures', 'interop');
 const SHARED = path.resolve(REPO, '..', 'shared', 'data');
 
 function tmp(): string {
-  return mkdtempSync(path.join(tmpdir(), 'spanproof-import-'));
+  return tempDir('spanproof-import-');
 }
 
 /** Imports into a fresh workspace, writes it, and resolves the ground truth against the written corpus. */

@@ -6,10 +6,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { codePointToUtf16, importChroma, utf16ToCodePoint } from '../../../src/core/interop';
+import { tempDir } from '../_tmp';
 
 const pieces = ['a', 'Z', ' ', '\r\n', '\r', '\n', '😀', '🎉', '𝔸', '中', '文', '\u200b', 'é', '.', ','];
 const textArb = fc.array(fc.constantFrom(...pieces), { minLength: 1, maxLength: 120 }).map((a) => a.join(''));
@@ -29,7 +29,7 @@ test('codePointToUtf16 agrees with Array.from on random text; utf16ToCodePoint i
 });
 
 test('Chroma import: a reference at random code-point offsets resolves to the same text in UTF-16', () => {
-  const dir = mkdtempSync(path.join(tmpdir(), 'spanproof-prop-'));
+  const dir = tempDir('spanproof-prop-');
   mkdirSync(path.join(dir, 'corpora'));
   let n = 0;
   fc.assert(fc.property(textArb, textArb, textArb, (before, quote, after) => {

@@ -5,11 +5,11 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { readAzureJsonl, readMemoryEval, readRagasAnswers, scoreAnswers, scoreMemoryEval } from '../../../src/core/interop';
 import { isSpanproofError } from '../../../src/core/errors';
+import { tempDir } from '../_tmp';
 
 const REPO = path.resolve(__dirname, '..', '..', '..');
 const FIX = path.join(REPO, 'test', 'fixtures', 'interop', 'luochuan');
@@ -47,7 +47,7 @@ for (const [where, dir] of [['fixture', FIX], ['../shared', SHARED]] as const) {
 }
 
 test('memory-eval: per-item labels give real precision/recall/F1; latency fields averaged; bad items name index and field', () => {
-  const dir = mkdtempSync(path.join(tmpdir(), 'spanproof-mem-'));
+  const dir = tempDir('spanproof-mem-');
   const f = path.join(dir, 'm.json');
   writeFileSync(f, JSON.stringify([
     { query: 'q', context: ['alpha beta gamma'], generated_answer: 'alpha beta gamma delta', reference_answer: 'alpha beta gamma', label: true, latency_ms: 100 },
@@ -70,7 +70,7 @@ test('memory-eval: per-item labels give real precision/recall/F1; latency fields
 });
 
 test('azure JSONL: single-turn and conversation lines scored; bad lines rejected with line numbers; no reference → unmeasured', async () => {
-  const dir = mkdtempSync(path.join(tmpdir(), 'spanproof-azure-'));
+  const dir = tempDir('spanproof-azure-');
   const f = path.join(dir, 'a.jsonl');
   writeFileSync(f, [
     JSON.stringify({ query: 'Capital of France?', context: 'Paris is the capital.', response: 'Paris', ground_truth: 'Paris' }),
@@ -95,7 +95,7 @@ test('azure JSONL: single-turn and conversation lines scored; bad lines rejected
 });
 
 test('ragas answers: rows without "response" are rejected with the reason; others scored', async () => {
-  const dir = mkdtempSync(path.join(tmpdir(), 'spanproof-ragas-'));
+  const dir = tempDir('spanproof-ragas-');
   const f = path.join(dir, 'r.jsonl');
   writeFileSync(f, [
     JSON.stringify({ user_input: 'q1', reference: 'the cat sat on the mat', response: 'the cat sat on the mat', reference_contexts: [] }),
@@ -111,7 +111,7 @@ test('ragas answers: rows without "response" are rejected with the reason; other
 });
 
 test('score --compat weknora: WeKnora\'s generation numbers beside ours (W5 disjoint texts, W7 case)', async () => {
-  const dir = mkdtempSync(path.join(tmpdir(), 'spanproof-compat-'));
+  const dir = tempDir('spanproof-compat-');
   const f = path.join(dir, 'a.jsonl');
   writeFileSync(f, [
     JSON.stringify({ query: 'q', response: 'alpha beta gamma delta epsilon zeta eta theta iota kappa', ground_truth: 'one two three four five six seven eight nine ten' }),

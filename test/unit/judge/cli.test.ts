@@ -6,10 +6,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { startFakeServer } from './fakeServer';
+import { tempDir } from '../_tmp';
 
 const REPO = resolve(__dirname, '..', '..', '..');
 const MINI = join(REPO, 'samples', 'fastapi-mini');
@@ -30,7 +30,7 @@ test('run --generate writes answers.jsonl, ledger.json (= server log) and result
   if (!existsSync(MINI_GT)) return t.skip('samples/fastapi-mini is absent');
   const srv = await startFakeServer();
   try {
-    const root = mkdtempSync(join(tmpdir(), 'spanproof-judge-cli-'));
+    const root = tempDir('spanproof-judge-cli-');
     const flags = ['--endpoint', srv.url, '--generator-model', 'gen', '--judge-model', 'judge', '--judge-metrics', 'relevance,faithfulness,booleanCorrectness'];
     const r = await cli(['run', '--workspace', MINI, '--groundtruth', MINI_GT, '--runs-dir', join(root, 'runs'), '--cache-dir', join(root, 'cache'), '--chunkers', 'heading', '--retrievers', 'bm25', '--rerank', 'off', '--json', '--generate', ...flags], { SPANPROOF_API_KEY: 'sk-test' });
     assert.equal(r.code, 0, r.stderr);
@@ -64,7 +64,7 @@ test('run --generate writes answers.jsonl, ledger.json (= server log) and result
 
 test('run --generate refuses the same model (exit 2) before the grid runs; missing endpoint is bad input', async (t) => {
   if (!existsSync(MINI_GT)) return t.skip('samples/fastapi-mini is absent');
-  const root = mkdtempSync(join(tmpdir(), 'spanproof-judge-cli-bad-'));
+  const root = tempDir('spanproof-judge-cli-bad-');
   const r = await cli(['run', '--workspace', MINI, '--groundtruth', MINI_GT, '--runs-dir', join(root, 'runs'), '--generate', '--endpoint', 'http://127.0.0.1:9/v1', '--generator-model', 'm', '--judge-model', 'm']);
   assert.equal(r.code, 2);
   assert.match(r.stderr, /judge model is the generator model/);
@@ -77,7 +77,7 @@ test('run --generate refuses the same model (exit 2) before the grid runs; missi
 test('score ragas --endpoint adds the judge metrics (measured/total) and the ledger', async () => {
   const srv = await startFakeServer();
   try {
-    const root = mkdtempSync(join(tmpdir(), 'spanproof-judge-score-'));
+    const root = tempDir('spanproof-judge-score-');
     const file = join(root, 'ragas.jsonl');
     writeFileSync(file, [
       { user_input: 'What is the default port?', reference: 'The default port is 8000.', retrieved_contexts: ['The default port is 8000.'], response: 'The default port is 8000. It listens on all interfaces.' },

@@ -5,11 +5,9 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { ChatClient, RequestFailure, ReplyCache, RequestLimiter, judgeAnswer, generateAndJudge, type GenerationItem } from '../../../src/core/judge';
 import { startFakeServer, type FakeRequest, type Scripted } from './fakeServer';
+import { tempDir } from '../_tmp';
 
 const MSG = [{ role: 'user' as const, content: 'hello' }];
 
@@ -156,7 +154,7 @@ test('answer correctness and faithfulness computed from claim verdicts (hand cal
 test('disk cache: a repeated call sends no request; key includes endpoint, model and prompt version', async () => {
   const srv = await startFakeServer();
   try {
-    const cache = new ReplyCache(mkdtempSync(join(tmpdir(), 'spanproof-judge-cache-')));
+    const cache = new ReplyCache(tempDir('spanproof-judge-cache-'));
     const c1 = new ChatClient({ endpoint: srv.url, cache });
     await c1.chat({ model: 'm', messages: MSG, promptVersion: 'p@1' });
     const c2 = new ChatClient({ endpoint: srv.url, cache });
@@ -236,7 +234,7 @@ test('a model that rejects max_tokens / temperature (OpenAI reasoning models) is
 test('a 200 reply whose body is not JSON, or has no choice, is retried and never cached', async () => {
   const srv = await startFakeServer({ script: (r) => (r.n === 1 ? { status: 200, body: '{"choices": [' } : r.n === 2 ? { status: 200, body: '{"object":"chat.completion","choices":[]}' } : { content: 'fine' }) });
   try {
-    const cache = new ReplyCache(mkdtempSync(join(tmpdir(), 'spanproof-judge-empty-')));
+    const cache = new ReplyCache(tempDir('spanproof-judge-empty-'));
     const c = new ChatClient({ endpoint: srv.url, retries: 2, sleep: async () => {}, cache });
     assert.equal((await c.chat({ model: 'm', messages: MSG, promptVersion: 'p' })).content, 'fine');
     assert.equal(srv.requests.length, 3);

@@ -3,10 +3,10 @@
  * questions.jsonl, evidence.json) over a one-document workspace, so the generation stage can be tested
  * without running the grid. Offsets are computed with indexOf on the document text.
  */
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DEFAULT_SETTINGS, type RunSettings } from '../../../src/shared/settings';
+import { tempDir } from '../_tmp';
 
 export const DOC = 'The default port is 8000. The server uses HTTP/1.1. Logs go to stderr. Paris is the capital of France.';
 export const SOURCE = 'docs/server.md';
@@ -34,7 +34,7 @@ export const ANSWERS: Record<string, string> = {
 export const CONFIGS = ['fixed/bm25/none', 'fixed/dense/none'];
 
 export function makeRunDir(extraSettings: Partial<RunSettings> = {}): { workspace: string; runDir: string } {
-  const workspace = mkdtempSync(join(tmpdir(), 'spanproof-judge-'));
+  const workspace = tempDir('spanproof-judge-');
   mkdirSync(join(workspace, 'docs'), { recursive: true });
   writeFileSync(join(workspace, SOURCE), DOC);
   mkdirSync(join(workspace, '.spanproof'), { recursive: true });

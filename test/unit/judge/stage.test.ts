@@ -5,13 +5,13 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ChatClient, JUDGE_METRICS, ReplyCache, readAnswers as readAnswersData, answersMarkdown, aggregateAnswers, combineRepeats, defaultGenerateConfigs, runGenerationStage, type AnswerRecord, type AnswersSummary, type LedgerFile } from '../../../src/core/judge';
 import { isSpanproofError } from '../../../src/core/errors';
 import { ANSWERS, CONFIGS, makeRunDir } from './runFixture';
 import { startFakeServer } from './fakeServer';
+import { tempDir } from '../_tmp';
 
 const readAnswers = (runDir: string): AnswerRecord[] => readFileSync(join(runDir, 'answers.jsonl'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
 const readLedger = (runDir: string): LedgerFile => JSON.parse(readFileSync(join(runDir, 'ledger.json'), 'utf8'));
@@ -147,7 +147,7 @@ test('judge repeats: cache bypassed, per-item spread and agreement reported', as
   });
   try {
     const { runDir } = makeRunDir();
-    const cacheDir = mkdtempSync(join(tmpdir(), 'spanproof-judge-rep-'));
+    const cacheDir = tempDir('spanproof-judge-rep-');
     await runGenerationStage(runDir, { judge: judge(srv.url), metrics: ['relevance'], repeats: 3, configs: [CONFIGS[0]], cacheDir });
     const n1 = srv.requests.length;
     assert.equal(n1, 3 + 3 * 3, '3 answers + 3 repeats × 3 items');
@@ -193,7 +193,7 @@ test('cancellation mid-generation leaves a consistent run: complete answers.json
   const srv = await startFakeServer({ answers: ANSWERS, script: (r) => (r.n > 20 ? { hang: true } : undefined) });
   try {
     const { runDir } = makeRunDir();
-    const client = new ChatClient({ endpoint: srv.url, concurrency: 2, cache: new ReplyCache(mkdtempSync(join(tmpdir(), 'spanproof-judge-cancel-'))) });
+    const client = new ChatClient({ endpoint: srv.url, concurrency: 2, cache: new ReplyCache(tempDir('spanproof-judge-cancel-')) });
     const start = 0;
     srv.onRequest = (r) => {
       if (r.n > 20 && ++held === 2) setImmediate(() => ac.abort());

@@ -2,10 +2,10 @@
 // ../shared/reference/metrics when present (skipped otherwise).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DEFAULT_FIXTURES, runRefcheck, summaryLine } from '../../../scripts/refcheck';
+import { tempDir } from '../_tmp';
 
 test('refcheck: every shipped reference case passes, none unsupported', () => {
   const s = runRefcheck(DEFAULT_FIXTURES);
@@ -23,7 +23,7 @@ test('refcheck: ../shared/reference/metrics files', { skip: existsSync(shared) ?
 });
 
 test('refcheck: a wrong expected value fails, an unknown metric is unsupported, file cases resolve relative paths', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'refcheck-'));
+  const dir = tempDir('refcheck-');
   writeFileSync(join(dir, 'q.txt'), 'q1 0 a 1\nq1 0 b 0\n');
   writeFileSync(join(dir, 'r.txt'), 'q1 Q0 b 1 2.0 t\nq1 Q0 a 2 1.0 t\n');
   const f = join(dir, 'cases.json');

@@ -2,18 +2,18 @@
 // ONNX models built in the test; expected values from a plain-JS computation of the same graph.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import * as path from 'node:path';
 import { loadCrossEncoderFromFolder, loadEmbedderFromFolder } from '../../../src/core/models/index';
 import { isSpanproofError } from '../../../src/core/errors';
 import { H, TINY_VOCAB, l2normalise, tinyCrossEncoderOnnx, tinyEmbedderOnnx, tinyTokenizerJson, tinyWeights, trunkReference, writeFolder } from '../../fixtures/models/tinyModels';
+import { tempDir } from '../_tmp';
 
 const opts = { threads: 1 };
 const id = (t: string) => TINY_VOCAB.indexOf(t);
 let root = '';
 before(() => {
-  root = mkdtempSync(path.join(tmpdir(), 'spanproof-models-'));
+  root = tempDir('spanproof-models-');
 });
 after(() => rmSync(root, { recursive: true, force: true }));
 

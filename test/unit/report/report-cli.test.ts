@@ -6,10 +6,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { DEFAULT_SETTINGS } from '../../../src/shared/settings';
+import { tempDir } from '../_tmp';
 
 const REPO = path.resolve(__dirname, '..', '..', '..');
 
@@ -19,7 +19,7 @@ function cli(args: string[]): { code: number | null; stderr: string } {
 }
 
 test('report --out: a folder, a path under a file and a missing folder exit 2; a good path writes the report', (t) => {
-  const root = mkdtempSync(path.join(tmpdir(), 'spanproof-report-cli-'));
+  const root = tempDir('spanproof-report-cli-');
   t.after(() => rmSync(root, { recursive: true, force: true }));
   const runDir = path.join(root, 'r1');
   mkdirSync(runDir);

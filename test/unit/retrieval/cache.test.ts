@@ -1,7 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync, readFileSync, chmodSync, readdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync, writeFileSync, readFileSync, chmodSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { createHash } from 'node:crypto';
 import { EmbeddingCache, embedChunksCached, PersistentRerankCache, TokenCountCache, cacheSizeReport, clearCache, loadOrBuildBm25, loadOrBuildBm25Async, bm25CacheKey, BM25_CACHE_KEEP, RERANK_CACHE_MAX, type ChunkEmbedder } from '../../../src/core/cache/index';
@@ -9,6 +8,7 @@ import { Bm25Index } from '../../../src/core/retrieval/index';
 import { rerankPool, rerankCacheKey, type RerankScorer } from '../../../src/core/retrieval/index';
 import type { Chunk } from '../../../src/core/types';
 import { chunksOf } from './helpers';
+import { tempDir } from '../_tmp';
 
 const sha = (s: string) => createHash('sha256').update(s, 'utf8').digest('hex');
 
@@ -38,7 +38,7 @@ function corpus(texts: Record<string, string[]>): { chunks: Chunk[]; docSha: Map
 }
 
 function tmp(): string {
-  return mkdtempSync(join(tmpdir(), 'spanproof-cache-'));
+  return tempDir('spanproof-cache-');
 }
 
 const KEY = 'fixed/v1/{"overlap":100,"size":800}';

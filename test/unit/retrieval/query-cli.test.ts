@@ -3,9 +3,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, rmSync, existsSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, readFileSync, rmSync, existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { tempDir } from '../_tmp';
 
 const REPO = resolve(__dirname, '../../..');
 const FIXTURE = join(REPO, 'test/fixtures/retrieval/corpus');
@@ -21,7 +21,7 @@ function cli(workspace: string, args: string[]): { status: number | null; stdout
 }
 
 test(`spanproof query answers every retriever × rerank combination offline${NO_NET ? ' (inside unshare -n)' : ' (unshare -n not permitted here: network not removed)'}`, async () => {
-  const ws = mkdtempSync(join(tmpdir(), 'spanproof-query-'));
+  const ws = tempDir('spanproof-query-');
   try {
     cpSync(FIXTURE, ws, { recursive: true });
     const docs = new Map<string, string>();
@@ -66,7 +66,7 @@ test(`spanproof query answers every retriever × rerank combination offline${NO_
 });
 
 test('spanproof query --k larger than the pool blames --k (the option given), not the default --pool', () => {
-  const ws = mkdtempSync(join(tmpdir(), 'spanproof-query-k-'));
+  const ws = tempDir('spanproof-query-k-');
   try {
     cpSync(FIXTURE, ws, { recursive: true });
     const big = cli(ws, ['--chunker', 'heading', '--retriever', 'bm25', '--k', '1000', 'cookies']);
