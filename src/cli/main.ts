@@ -4,6 +4,7 @@
  * registers itself on the program; all of them call the same core as the extension and the worker.
  * Exit codes: 0 success; 1 a gate failed / questions not resolved; 2 bad input; 3 internal error.
  */
+import '../core/ortEnv'; // first: disables onnxruntime's telemetry before it loads
 import { Command, CommanderError } from 'commander';
 import { isSpanproofError } from '../core/errors';
 import { registerCommands } from './commands';

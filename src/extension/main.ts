@@ -2,6 +2,7 @@
  * VS Code entry point: adapts the editor to the core. Activation failures are caught and shown,
  * because VS Code would otherwise swallow them. Everything registered goes to `context.subscriptions`.
  */
+import '../core/ortEnv'; // first: disables onnxruntime's telemetry before it loads
 import * as vscode from 'vscode';
 import { Spanproof } from './spanproof';
 

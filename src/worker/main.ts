@@ -9,6 +9,7 @@
  * Models, pair caches and chunker stages stay resident between requests (a one-question re-run after
  * a full run reuses them) and are released after 5 minutes without a request.
  */
+import '../core/ortEnv'; // first: disables onnxruntime's telemetry before it loads
 import { parentPort } from 'node:worker_threads';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';

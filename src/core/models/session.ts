@@ -2,6 +2,7 @@
  * ONNX Runtime sessions for model folders: creation with explicit thread counts, and the padded
  * int64 input tensors a transformer expects (`input_ids`, `attention_mask`, `token_type_ids`).
  */
+import '../ortEnv'; // before onnxruntime-node: no telemetry
 import * as ort from 'onnxruntime-node';
 import { SpanproofError } from '../errors';
 import type { EncodedRow } from './tokenizer';

@@ -14,6 +14,7 @@
  * (|ort − ref| ≤ 2·d·2⁻²⁴·‖q‖·max‖row‖, Higham 2002 §3.1 with a factor-2 margin); when it does not
  * (near-ties at the cut), that query falls back to the JS scan.
  */
+import '../ortEnv'; // before onnxruntime-node: no telemetry
 import type { InferenceSession } from 'onnxruntime-node';
 import { SpanproofError } from '../errors';
 import type { Hit } from './hit';
