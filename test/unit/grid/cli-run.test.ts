@@ -142,7 +142,7 @@ test('run --out never reuses an earlier run or a file; nothing to score exits 2 
   for (const flag of ['--out', '--runs-dir', '--cache-dir']) {
     const r = cli([...base(root), flag, file]);
     assert.equal(r.code, 2, `${flag}: ${r.stderr}`);
-    assert.match(r.stderr, new RegExp(`^spanproof: ${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: the (output path|runs folder|cache folder) is a file, not a folder\. Fix: pass .*${flag}`));
+    assert.match(r.stderr, new RegExp(`^spanproof: ${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: the (output path|runs folder|cache folder) is a file, not a folder\\. Fix: pass .*${flag}`));
   }
   assert.equal(readFileSync(file, 'utf8'), 'x');
   const none = cli([...base(root), '--question', 'nonexistent']);
