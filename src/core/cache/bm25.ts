@@ -1,7 +1,9 @@
 /**
  * BM25 index cache: `<dir>/bm25/<key>.json`, the JSON of `Bm25Index.toJSON()`, keyed by the
  * SHA-256 of the index format and every chunk text (so any change of chunker, params or document
- * gives a new key and a stale index can never be read). Measured on the FastAPI docs: reading an
+ * gives a new key and a stale index can never be read). Format 3 is MiniSearch's JSON (`MiniSearch.toJSON`,
+ * read back with `MiniSearch.loadJS`); files of format 2 (the own postings of d6088d6) get other keys,
+ * so they are never read and are pruned as the newest entries replace them. Measured on the FastAPI docs: reading an
  * index back takes ~0.06–0.13 s against ~0.17–0.37 s to build it in a fresh process (tokenisation
  * included) — see docs/retrieval.md. Atomic writes; damaged files are ignored and rebuilt; only the
  * newest {@link BM25_CACHE_KEEP} entries are kept.
@@ -18,7 +20,7 @@ export const BM25_CACHE_KEEP = 12;
 
 /** The cache key of a BM25 index over `chunks`: hex SHA-256 of the format tag and the chunk texts. */
 export function bm25CacheKey(chunks: readonly Chunk[]): string {
-  const h = createHash('sha256').update(`spanproof-bm25/2/postings/${JSON.stringify(BM25_PARAMS)}\0`);
+  const h = createHash('sha256').update(`spanproof-bm25/3/minisearch/${JSON.stringify(BM25_PARAMS)}\0`);
   for (const c of chunks) h.update(c.text, 'utf8').update('\0');
   return h.digest('hex');
 }

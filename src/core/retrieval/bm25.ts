@@ -1,6 +1,7 @@
 /**
- * `bm25` retriever (SPEC §5.1): BM25 over chunk text, scored exactly as MiniSearch 7 scores it
- * (MiniSearch stays the reference: a property test checks every score bit for bit against it).
+ * `bm25` retriever (SPEC §5.1): MiniSearch 7 with BM25 k1 = 1.2, b = 0.75 over chunk text. MiniSearch
+ * builds, searches and serialises the index (project rule: BM25 indexing uses a well-kept library,
+ * even a slower one — see docs/retrieval.md for what it costs).
  *
  * Scoring is MiniSearch 7's `calcBM25Score` with `bm25: { k: 1.2, b: 0.75, d: 0 }`:
  *
@@ -13,17 +14,19 @@
  * - |D| (and avgdl) is the number of DISTINCT tokens of the chunk, not the total token count;
  * - a query term repeated in the query counts once per occurrence.
  * MiniSearch's `search` also multiplies each score by the number of distinct query terms matched;
- * the score here is that product divided by the same factor again (the plain sum above, rounded
- * exactly as `MiniSearch.search(q).score / queryTerms.length`).
+ * {@link Bm25Index.search} divides that factor out again, so the score is the plain sum above
+ * (`MiniSearch.search(q).score / queryTerms.length`).
  * N = number of chunks, n(t) = chunks containing t, tf = occurrences of t in the chunk.
  *
  * Tokens: `Intl.Segmenter` (locale `en`, granularity `word`) segments with `isWordLike`, lower-cased
- * with `String.prototype.toLowerCase` (locale-independent). ICU segments Chinese and Japanese by
- * dictionary, so CJK text without spaces gets word tokens. No stemming, no stop words, exact match
- * only (no prefix or fuzzy matching).
+ * with `String.prototype.toLowerCase` (locale-independent), given to MiniSearch as its `tokenize`
+ * (and an identity `processTerm`). ICU segments Chinese and Japanese by dictionary, so CJK text
+ * without spaces gets word tokens. No stemming, no stop words, exact match only (no prefix or fuzzy
+ * matching).
  */
 import { performance } from 'node:perf_hooks';
 import type { Chunk } from '../types';
+import MiniSearch from 'minisearch';
 import { SpanproofError } from '../errors';
 import { compareHits, type Hit } from './hit';
 
@@ -75,12 +78,21 @@ export function bm25TokensUnsplit(text: string): string[] {
   return [...segmentPiece(text)];
 }
 
-const JSON_KIND = 'spanproof-bm25';
-/** 2: Spanproof's own postings (1 was MiniSearch's JSON). */
-const JSON_VERSION = 2;
+interface Doc { id: number; text: string }
 
-/** One term's postings: chunk indexes ascending and the term's count in each. */
-interface Postings { docs: number[]; tfs: number[] }
+/** MiniSearch options of the `bm25` retriever (the same for building and for loading from JSON). */
+const OPTIONS = {
+  fields: ['text'],
+  storeFields: [] as string[],
+  tokenize: bm25Tokens,
+  processTerm: (t: string) => t,
+  searchOptions: { bm25: BM25_PARAMS, prefix: false, fuzzy: false, combineWith: 'OR' as const },
+  autoVacuum: false,
+};
+
+const JSON_KIND = 'spanproof-bm25';
+/** 3: MiniSearch's JSON again (1 was MiniSearch's JSON, 2 Spanproof's own postings of d6088d6). */
+const JSON_VERSION = 3;
 
 /** Options of {@link Bm25Index.buildAsync}. */
 export interface Bm25BuildOptions {
@@ -93,51 +105,35 @@ export interface Bm25BuildOptions {
   yieldMs?: number;
 }
 
-/**
- * A BM25 index over one chunker's chunks. Immutable once built.
- *
- * Own postings (term → ascending chunk indexes with term counts) instead of MiniSearch's radix tree:
- * on the FastAPI grid MiniSearch's build + search were half the CPU of a warm run (radix-tree
- * inserts, a Map and a result object per matched chunk per query term). The arithmetic is MiniSearch
- * 7's, operation for operation, so every score is bit-identical to `MiniSearch.search(...).score /
- * queryTerms.length` (a property test compares both on random corpora and queries):
- * - avgdl is MiniSearch's running mean `(avg·i + |Dᵢ|)/(i + 1)` over chunks in index order;
- * - one clause per query token, `calcBM25Score` verbatim, clauses summed in query-token order;
- * - the final `(sum·q)/q` with q = number of distinct query tokens matched (MiniSearch multiplies,
- *   {@link Bm25Index.search} used to divide).
- */
+/** A BM25 index over one chunker's chunks: a MiniSearch index whose document ids are chunk indexes. Immutable once built. */
 export class Bm25Index {
-  private constructor(
-    private readonly postings: Map<string, Postings>,
-    /** Distinct tokens per chunk (MiniSearch's field length). */
-    private readonly lengths: Float64Array,
-    private readonly avgLength: number,
-    readonly size: number,
-  ) {}
+  private constructor(private readonly ms: MiniSearch<Doc>, readonly size: number) {}
 
-  /** Indexes `chunks[i].text` under id i (synchronously). */
+  /** Indexes `chunks[i].text` under id i (synchronously, `MiniSearch.add` in index order). */
   static build(chunks: readonly Chunk[]): Bm25Index {
-    const b = new Builder(chunks.length);
-    for (let i = 0; i < chunks.length; i++) b.add(i, chunks[i].text);
-    return new Bm25Index(b.postings, b.lengths, b.avg, chunks.length);
+    const ms = new MiniSearch<Doc>(OPTIONS);
+    for (let i = 0; i < chunks.length; i++) ms.add({ id: i, text: chunks[i].text });
+    return new Bm25Index(ms, chunks.length);
   }
 
   /**
-   * As {@link Bm25Index.build}, but hands the event loop back through `opts.onYield` about every
-   * `yieldMs` ms, so progress keeps flowing and a cancel is seen during a long build.
+   * As {@link Bm25Index.build} (same `MiniSearch.add` calls in the same order, so the same index), but
+   * hands the event loop back through `opts.onYield` about every `yieldMs` ms, so progress keeps
+   * flowing and a cancel is seen during a long build. (MiniSearch's own `addAllAsync` yields through
+   * `setTimeout` only, which would give the host no point to send progress or throw a cancel.)
    */
   static async buildAsync(chunks: readonly Chunk[], opts: Bm25BuildOptions = {}): Promise<Bm25Index> {
-    const b = new Builder(chunks.length);
+    const ms = new MiniSearch<Doc>(OPTIONS);
     const every = opts.yieldMs ?? 25;
     let last = performance.now();
     for (let i = 0; i < chunks.length; i++) {
-      b.add(i, chunks[i].text);
+      ms.add({ id: i, text: chunks[i].text });
       if (opts.onYield && performance.now() - last > every) {
         await opts.onYield();
         last = performance.now();
       }
     }
-    return new Bm25Index(b.postings, b.lengths, b.avg, chunks.length);
+    return new Bm25Index(ms, chunks.length);
   }
 
   /**
@@ -147,86 +143,41 @@ export class Bm25Index {
    */
   search(query: string, n: number): Hit[] {
     if (n <= 0) return [];
-    const { k, b, d } = BM25_PARAMS;
-    const N = this.size;
-    const avg = this.avgLength;
-    const terms = bm25Tokens(query);
-    const acc = new Map<number, number>();
-    const quality = new Map<number, number>();
-    const seenTerm = new Set<string>();
-    for (const term of terms) {
-      const p = this.postings.get(term);
-      const first = !seenTerm.has(term);
-      seenTerm.add(term);
-      if (!p) continue;
-      const matching = p.docs.length;
-      // MiniSearch 7 calcBM25Score, verbatim (same operation order, so the same doubles).
-      const invDocFreq = Math.log(1 + (N - matching + 0.5) / (matching + 0.5));
-      for (let j = 0; j < matching; j++) {
-        const doc = p.docs[j];
-        const termFreq = p.tfs[j];
-        const raw = invDocFreq * (d + termFreq * (k + 1) / (termFreq + k * (1 - b + b * this.lengths[doc] / avg)));
-        const prev = acc.get(doc);
-        acc.set(doc, prev === undefined ? raw : prev + raw);
-        if (first) quality.set(doc, (quality.get(doc) ?? 0) + 1);
-      }
-    }
-    const hits: Hit[] = [];
-    for (const [doc, sum] of acc) {
-      const q = quality.get(doc) || 1;
-      hits.push({ chunk: doc, score: (sum * q) / q });
-    }
+    const results = this.ms.search(query);
+    // MiniSearch multiplies each result's score by its number of matched query terms ("quality");
+    // divide it out so the score is the plain BM25 sum above.
+    const hits: Hit[] = results.map((r) => ({ chunk: r.id as number, score: r.score / (r.queryTerms.length || 1) }));
     hits.sort(compareHits);
     return hits.length > n ? hits.slice(0, n) : hits;
   }
 
-  /** A JSON-serialisable form for the disk cache ({@link Bm25Index.fromJSON} reads it back). */
+  /**
+   * A JSON-serialisable form for the disk cache: `{ kind, version, size, index }` where `index` is
+   * MiniSearch's own `toJSON()` ({@link Bm25Index.fromJSON} reads it back with `MiniSearch.loadJS`).
+   */
   toJSON(): unknown {
-    const terms: Array<[string, number[], number[]]> = [];
-    for (const [t, p] of this.postings) terms.push([t, p.docs, p.tfs]);
-    return { kind: JSON_KIND, version: JSON_VERSION, size: this.size, avgLength: this.avgLength, lengths: [...this.lengths], terms };
+    return { kind: JSON_KIND, version: JSON_VERSION, size: this.size, index: this.ms.toJSON() };
   }
 
-  /** Rebuilds an index from {@link Bm25Index.toJSON}. Throws SpanproofError('bad-input') on a foreign or damaged object. */
+  /**
+   * Rebuilds an index from the parsed {@link Bm25Index.toJSON} object (`MiniSearch.loadJS`, which is
+   * `MiniSearch.loadJSON` after its `JSON.parse`). Throws SpanproofError('bad-input') on a foreign,
+   * older-format or damaged object.
+   */
   static fromJSON(json: unknown): Bm25Index {
-    const j = json as { kind?: unknown; version?: unknown; size?: unknown; avgLength?: unknown; lengths?: unknown; terms?: unknown } | null;
-    if (!j || j.kind !== JSON_KIND || j.version !== JSON_VERSION || typeof j.size !== 'number') {
+    const j = json as { kind?: unknown; version?: unknown; size?: unknown; index?: unknown } | null;
+    if (!j || j.kind !== JSON_KIND || j.version !== JSON_VERSION || typeof j.size !== 'number' || typeof j.index !== 'object' || j.index === null) {
       throw new SpanproofError('bad-input', 'not a Spanproof BM25 index (wrong kind or version).', { fix: 'Delete the cache entry; it is rebuilt.' });
     }
-    const damaged = () => new SpanproofError('bad-input', 'damaged BM25 index.', { fix: 'Delete the cache entry; it is rebuilt.' });
-    if (typeof j.avgLength !== 'number' || !Array.isArray(j.lengths) || j.lengths.length !== j.size || !Array.isArray(j.terms)) throw damaged();
-    const postings = new Map<string, Postings>();
-    for (const e of j.terms as unknown[]) {
-      if (!Array.isArray(e) || typeof e[0] !== 'string' || !Array.isArray(e[1]) || !Array.isArray(e[2]) || e[1].length !== e[2].length) throw damaged();
-      for (const x of e[1] as unknown[]) if (typeof x !== 'number' || !(x >= 0 && x < j.size)) throw damaged();
-      postings.set(e[0], { docs: e[1] as number[], tfs: e[2] as number[] });
+    let ms: MiniSearch<Doc>;
+    try {
+      ms = MiniSearch.loadJS<Doc>(j.index as Parameters<typeof MiniSearch.loadJS>[0], OPTIONS);
+    } catch (e) {
+      throw new SpanproofError('bad-input', 'damaged BM25 index.', { fix: 'Delete the cache entry; it is rebuilt.', cause: e });
     }
-    return new Bm25Index(postings, Float64Array.from(j.lengths as number[]), j.avgLength, j.size);
-  }
-}
-
-/** Accumulates postings chunk by chunk, in index order (the order MiniSearch's running avgdl needs). */
-class Builder {
-  readonly postings = new Map<string, Postings>();
-  readonly lengths: Float64Array;
-  avg = 0;
-  constructor(size: number) {
-    this.lengths = new Float64Array(size);
-  }
-
-  add(i: number, text: string): void {
-    const tf = new Map<string, number>();
-    for (const t of bm25Tokens(text)) tf.set(t, (tf.get(t) ?? 0) + 1);
-    const length = tf.size;
-    this.lengths[i] = length;
-    // MiniSearch 7 addFieldLength with count = i: avg' = (avg·i + length)/(i + 1).
-    const averageFieldLength = this.avg || 0;
-    this.avg = (averageFieldLength * i + length) / (i + 1);
-    for (const [t, c] of tf) {
-      let p = this.postings.get(t);
-      if (!p) this.postings.set(t, (p = { docs: [], tfs: [] }));
-      p.docs.push(i);
-      p.tfs.push(c);
+    if (ms.documentCount !== j.size) {
+      throw new SpanproofError('bad-input', `damaged BM25 index (${ms.documentCount} documents, size ${j.size}).`, { fix: 'Delete the cache entry; it is rebuilt.' });
     }
+    return new Bm25Index(ms, j.size);
   }
 }

@@ -1,10 +1,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import MiniSearch from 'minisearch';
-import { Bm25Index, BM25_PARAMS, bm25Tokens, bm25TokensUnsplit, compareHits } from '../../../src/core/retrieval/index';
+import { Bm25Index, bm25Tokens, bm25TokensUnsplit } from '../../../src/core/retrieval/index';
+import { loadOrBuildBm25 } from '../../../src/core/cache/index';
 import { chunksOf } from './helpers';
 
 // Toy corpus for a hand computation of BM25 as MiniSearch 7.2 computes it with
@@ -92,6 +93,13 @@ test('bm25 index survives toJSON/fromJSON with identical results; foreign JSON i
   for (const q of ['cat', 'dog sat', 'the mat bird']) assert.deepEqual(back.search(q, 10), idx.search(q, 10));
   assert.throws(() => Bm25Index.fromJSON({ kind: 'x' }), /not a Spanproof BM25 index/);
   assert.throws(() => Bm25Index.fromJSON(null), /not a Spanproof BM25 index/);
+  // the cache holds MiniSearch's own JSON; the own-postings format 2 of d6088d6 is refused (rebuilt)
+  const json = idx.toJSON() as { version: number; index: { documentCount: number; serializationVersion: number } };
+  assert.equal(json.index.documentCount, 3);
+  assert.equal(typeof json.index.serializationVersion, 'number');
+  assert.throws(() => Bm25Index.fromJSON({ kind: 'spanproof-bm25', version: 2, size: 3, avgLength: 4, lengths: [5, 3, 4], terms: [] }), /not a Spanproof BM25 index/);
+  assert.throws(() => Bm25Index.fromJSON({ ...json, index: {} }), /damaged BM25 index/);
+  assert.throws(() => Bm25Index.fromJSON({ ...json, size: 4 }), /damaged BM25 index/);
 });
 
 test('bm25Tokens (split at ASCII whitespace, memoised) equals one Intl.Segmenter pass over the whole text', () => {
@@ -108,50 +116,44 @@ test('bm25Tokens (split at ASCII whitespace, memoised) equals one Intl.Segmenter
   }), { numRuns: 1000, seed: 7 });
 });
 
-// Reference: MiniSearch 7 itself, configured as the BM25 retriever was before it got its own postings
-// (SPEC §5.1 parameters, Intl.Segmenter tokens, exact match, OR). Every score must be the same double
-// as `MiniSearch.search(q).score / queryTerms.length`, and the order the same under compareHits.
-function miniSearchReference(texts: readonly string[]) {
-  const ms = new MiniSearch<{ id: number; text: string }>({
-    fields: ['text'], storeFields: [], tokenize: bm25Tokens, processTerm: (t: string) => t,
-    searchOptions: { bm25: BM25_PARAMS, prefix: false, fuzzy: false, combineWith: 'OR' }, autoVacuum: false,
-  });
-  texts.forEach((text, id) => ms.add({ id, text }));
-  return (q: string, n: number) => {
-    const hits = ms.search(q).map((r) => ({ chunk: r.id as number, score: r.score / (r.queryTerms.length || 1) }));
-    hits.sort(compareHits);
-    return hits.slice(0, n);
-  };
-}
-
-test('bm25 scores are bit-identical to MiniSearch 7 on random corpora and queries (repeated terms, empty chunks, ties)', async () => {
+// The engine is MiniSearch itself (no own postings to check against it); what must hold is that the
+// disk cache's round trip (toJSON → JSON text → fromJSON, i.e. MiniSearch.toJSON → MiniSearch.loadJS)
+// and the async build give the very same hits — chunk ids and score doubles — as a fresh sync build.
+test('bm25 cache round trip and buildAsync give identical hits on random corpora and queries (repeated terms, empty chunks, ties)', async () => {
   const vocab = ['cat', 'dog', 'the', 'a', 'Cat', 'sat', 'mat', 'bird', 'fastapi', 'path', 'params', '3.14', '苹果', '東京', '', '!', 'x'];
   const text = fc.array(fc.constantFrom(...vocab), { maxLength: 30 }).map((w) => w.join(' '));
   await fc.assert(fc.asyncProperty(fc.array(text, { minLength: 1, maxLength: 25 }), fc.array(text, { minLength: 1, maxLength: 6 }), fc.integer({ min: 1, max: 30 }), async (docs, queries, n) => {
     const chunks = chunksOf(docs);
-    const ref = miniSearchReference(docs);
     const idx = Bm25Index.build(chunks);
     const idxAsync = await Bm25Index.buildAsync(chunks, { yieldMs: 0, onYield: async () => undefined });
     const back = Bm25Index.fromJSON(JSON.parse(JSON.stringify(idx.toJSON())));
+    assert.equal(back.size, docs.length);
     for (const q of queries) {
-      const want = ref(q, n);
-      assert.deepEqual(idx.search(q, n), want);
+      const want = idx.search(q, n);
       assert.deepEqual(idxAsync.search(q, n), want);
       assert.deepEqual(back.search(q, n), want);
     }
-  }), { numRuns: 400, seed: 42 });
+  }), { numRuns: 300, seed: 42 });
 });
 
-test('bm25 scores are bit-identical to MiniSearch 7 on the FastAPI docs (skips without ../shared)', (t) => {
+test('bm25 on the FastAPI docs: hits read back from the disk cache equal the built index (skips without ../shared)', (t) => {
   const dir = join(process.cwd(), '..', 'shared', 'data', 'fastapi-docs');
   if (!existsSync(dir)) return t.skip('../shared/data/fastapi-docs is absent');
   const files = readdirSync(dir, { recursive: true }).map(String).filter((f) => f.endsWith('.md')).sort().slice(0, 60);
   // paragraph-sized chunks of real Markdown
-  const texts = files.flatMap((f) => readFileSync(join(dir, f), 'utf8').split(/\n\s*\n/)).filter((x) => x.trim());
-  const ref = miniSearchReference(texts);
-  const idx = Bm25Index.build(chunksOf(texts));
-  for (const q of ['How do I declare a path parameter with a type?', 'OAuth2 password flow with JWT tokens', 'the the the', 'response_model exclude_unset', 'CORS middleware allow_origins']) {
-    assert.deepEqual(idx.search(q, 50), ref(q, 50));
+  const chunks = chunksOf(files.flatMap((f) => readFileSync(join(dir, f), 'utf8').split(/\n\s*\n/)).filter((x) => x.trim()));
+  const cacheDir = mkdtempSync(join(tmpdir(), 'spanproof-bm25-'));
+  try {
+    const built = loadOrBuildBm25(chunks, cacheDir);
+    const read = loadOrBuildBm25(chunks, cacheDir);
+    assert.deepEqual([built.hit, read.hit], [false, true]);
+    for (const q of ['How do I declare a path parameter with a type?', 'OAuth2 password flow with JWT tokens', 'the the the', 'response_model exclude_unset', 'CORS middleware allow_origins']) {
+      const want = built.index.search(q, 50);
+      assert.ok(want.length > 0, q);
+      assert.deepEqual(read.index.search(q, 50), want);
+    }
+  } finally {
+    rmSync(cacheDir, { recursive: true, force: true });
   }
 });
 
