@@ -59,22 +59,42 @@ class MaxSimReranker implements PairScorer {
     const ps = passages.map((p) => this.distinctIds(p));
     await this.ensureVectors([q, ...ps]);
     const dim = this.embedder.dim;
-    const qv = q.map((id) => this.vectors.get(id) as Float32Array);
+    // Memoised per query: the cosine of each distinct query token with each distinct token id of the
+    // pool is computed once (passages of one pool share most of their words), with the same float64
+    // accumulation order over d as the direct double loop, so every cosine — and hence every max and
+    // every sum below — is bit-identical to computing it per passage (max is exact, the sum over the
+    // query tokens keeps its order a = 0, 1, …).
+    const qDistinct = [...new Set(q)];
+    const slotOf = new Map<number, number>(qDistinct.map((id, k) => [id, k]));
+    const qSlot = q.map((id) => slotOf.get(id) as number);
+    const qv = qDistinct.map((id) => this.vectors.get(id) as Float32Array);
     const qw = q.map((id) => (this.weighting === 'zipf' ? zipfWeight(id) : 1));
-    const scores = new Float32Array(passages.length);
-    ps.forEach((ids, i) => {
-      const pv = ids.map((id) => this.vectors.get(id) as Float32Array);
-      let total = 0;
-      for (let a = 0; a < qv.length; a++) {
-        const x = qv[a];
-        let best = 0; // OOV tokens (zero vectors) and empty passages contribute 0
-        for (const y of pv) {
+    const nq = qDistinct.length;
+    const cosRow = new Map<number, Float64Array>();
+    for (const ids of ps) {
+      for (const id of ids) {
+        if (cosRow.has(id)) continue;
+        const y = this.vectors.get(id) as Float32Array;
+        const row = new Float64Array(nq);
+        for (let k = 0; k < nq; k++) {
+          const x = qv[k];
           let dot = 0;
           for (let d = 0; d < dim; d++) dot += x[d] * y[d];
-          if (dot > best) best = dot;
+          row[k] = dot;
         }
-        total += qw[a] * best;
+        cosRow.set(id, row);
       }
+    }
+    const scores = new Float32Array(passages.length);
+    const best = new Float64Array(nq);
+    ps.forEach((ids, i) => {
+      best.fill(0); // OOV tokens (zero vectors) and empty passages contribute 0
+      for (const id of ids) {
+        const row = cosRow.get(id) as Float64Array;
+        for (let k = 0; k < nq; k++) if (row[k] > best[k]) best[k] = row[k];
+      }
+      let total = 0;
+      for (let a = 0; a < q.length; a++) total += qw[a] * best[qSlot[a]];
       scores[i] = total;
     });
     return scores;
@@ -91,7 +111,7 @@ class MaxSimReranker implements PairScorer {
   }
 
   /** Embeds each not-yet-seen token id as a one-token row: the unit word vector (zero for [UNK]). */
-  private async ensureVectors(lists: number[][]): Promise<void> {
+  private async ensureVectors(lists: ReadonlyArray<readonly number[]>): Promise<void> {
     const missing = [...new Set(lists.flat())].filter((id) => !this.vectors.has(id));
     if (missing.length === 0) return;
     const m = await this.embedder.embedRows(missing.map((id) => ({ ids: [id], typeIds: [0], contentTokens: 1 })));
