@@ -8,6 +8,13 @@
 import { Tokenizer } from '@huggingface/tokenizers';
 import { SpanproofError } from '../errors';
 
+/**
+ * Characters of text whose token ids {@link ModelTokenizer.idsOf} keeps (≈ 2–3 bytes per character with
+ * the ids; measured on the FastAPI docs' 30-config cold run: 36.7k calls over 16.1 M characters, of which
+ * 6.5k calls / 4.2 M characters repeated an earlier text).
+ */
+const MEMO_CHARS = 4_000_000;
+
 /** One encoded input row before padding. */
 export interface EncodedRow {
   ids: number[];
@@ -33,6 +40,9 @@ export class ModelTokenizer {
   private readonly template: Template;
   readonly padId: number;
   readonly unkId: number | undefined;
+  /** text → ids of {@link idsOf}; cleared when the texts held reach MEMO_CHARS (only a speed-up). */
+  private readonly memo = new Map<string, readonly number[]>();
+  private memoChars = 0;
 
   /**
    * @param tokenizerJson parsed tokenizer.json
@@ -82,8 +92,14 @@ export class ModelTokenizer {
     }
   }
 
-  /** Token ids of `text` without special tokens and without truncation. */
-  idsOf(text: string): number[] {
+  /**
+   * Token ids of `text` without special tokens and without truncation. The array is shared with a
+   * memo (the same chunk texts are tokenised by several chunkers, pools and the context-cost count),
+   * so callers must not mutate it.
+   */
+  idsOf(text: string): readonly number[] {
+    const hit = this.memo.get(text);
+    if (hit) return hit;
     const ids = this.tok.encode(text, { add_special_tokens: false }).ids;
     for (const id of ids) {
       if (typeof id !== 'number') {
@@ -92,6 +108,14 @@ export class ModelTokenizer {
           fix: 'Set "unk_token" in tokenizer.json\'s model or in tokenizer_config.json.',
         });
       }
+    }
+    if (this.memoChars + text.length > MEMO_CHARS) {
+      this.memo.clear();
+      this.memoChars = 0;
+    }
+    if (text.length <= MEMO_CHARS) {
+      this.memo.set(text, ids);
+      this.memoChars += text.length;
     }
     return ids;
   }
@@ -133,7 +157,7 @@ function specialCount(pieces: TemplatePiece[]): number {
   return n;
 }
 
-function assemble(pieces: TemplatePiece[], a: number[], b: number[]): { ids: number[]; typeIds: number[] } {
+function assemble(pieces: TemplatePiece[], a: readonly number[], b: readonly number[]): { ids: number[]; typeIds: number[] } {
   const ids: number[] = [];
   const typeIds: number[] = [];
   for (const p of pieces) {
