@@ -126,7 +126,7 @@ function explain(c: RankedConfig, s: ConfigSummary, n: number, top: string, metr
     parts.push('Top score.');
   } else {
     const d = c.diffToTop;
-    const where = d.mean < 0 ? `${f2(-d.mean)} below` : d.mean > 0 ? `${f2(d.mean)} above` : 'level with';
+    const where = d.mean < 0 ? `${f2(-d.mean)} below` : d.mean > 0 ? `${f2(d.mean)} above` : 'Level with';
     const sig = d.significant ? (d.hi < 0 ? 'significantly worse' : 'significantly better') : 'not significant';
     parts.push(`${where} the top (${top}) in ${metric}: paired ${pct}% CI of the difference ${f2(d.lo)} to ${f2(d.hi)}, ${sig}.`);
   }
