@@ -39,12 +39,13 @@ export function palette(): Palette {
     grid: c('--vscode-panel-border', '#80808040'),
     hit: c('--vscode-charts-green', '#89d185'),
     failed: c('--vscode-disabledForeground', '#888888'),
+    // Per-theme, colour-blind-friendlier cause colours: --sp-cause-* in media/results.css (the fallback is the dark set).
     cause: {
-      'chunker-destroyed': c('--vscode-charts-red', '#f14c4c'),
-      'chunker-degraded': c('--vscode-charts-orange', '#d18616'),
-      'retriever-missed': c('--vscode-charts-yellow', '#cca700'),
-      'reranker-demoted': c('--vscode-charts-purple', '#b180d7'),
-      'ranked-too-low': c('--vscode-charts-blue', '#3794ff'),
+      'chunker-destroyed': c('--sp-cause-chunker-destroyed', '#ee6677'),
+      'chunker-degraded': c('--sp-cause-chunker-degraded', '#ddaa33'),
+      'retriever-missed': c('--sp-cause-retriever-missed', '#33bbee'),
+      'reranker-demoted': c('--sp-cause-reranker-demoted', '#cc79a7'),
+      'ranked-too-low': c('--sp-cause-ranked-too-low', '#8c8cff'),
     },
     series: ['--vscode-charts-blue', '--vscode-charts-orange', '--vscode-charts-green', '--vscode-charts-purple', '--vscode-charts-red', '--vscode-charts-yellow'].map((v, i) =>
       c(v, ['#3794ff', '#d18616', '#89d185', '#b180d7', '#f14c4c', '#cca700'][i]),

@@ -12,6 +12,7 @@ import '@vscode-elements/elements/dist/vscode-single-select/index.js';
 import '@vscode-elements/elements/dist/vscode-option/index.js';
 import '@vscode-elements/elements/dist/vscode-progress-bar/index.js';
 import type { ConfigResult, MissDetail, QuestionRecord, RankingEntry, RunData, RunSummary } from '../src/shared/protocol';
+import { describeProgress } from '../src/shared/protocol';
 import { getState, onNotify, request, send, setState } from './rpc';
 import { append, clear, fmt, h } from './dom';
 import { CAUSE_ADVICE, CAUSE_ORDER, Chart, baseOptions, palette } from './charts';
@@ -49,6 +50,9 @@ let data: RunData | null = null;
 let runs: RunSummary[] = [];
 let progress: { done: number; total: number; stage: string } | null = null;
 let banner: { kind: 'error' | 'info'; text: string } | null = null;
+/** Workspace Trust (host `trust` notification): running is disabled in Restricted Mode. */
+let trusted = true;
+const RESTRICTED_TIP = 'Running an evaluation needs a trusted workspace (Restricted Mode). Use "Manage Workspace Trust" to trust this folder.';
 const charts: Chart[] = [];
 
 function save(): void {
@@ -115,7 +119,10 @@ function header(): HTMLElement {
     h('h1', {}, 'Spanproof results'),
     runs.length ? select : h('span', { class: 'muted' }, 'No runs yet.'),
     run ? h('vscode-badge', { 'data-testid': 'run-status', class: `status-${run.status}` }, run.status) : null,
-    h('vscode-button', { onclick: () => void request('runEvaluation', {}), 'data-testid': 'run-button' }, 'Run Evaluation'),
+    trusted
+      ? h('vscode-button', { onclick: () => void request('runEvaluation', {}), 'data-testid': 'run-button' }, 'Run Evaluation')
+      : // A disabled button shows no tooltip of its own: the wrapper carries it.
+        h('span', { title: RESTRICTED_TIP, 'data-testid': 'run-button-wrap' }, h('vscode-button', { disabled: true, 'aria-disabled': 'true', 'aria-label': `Run Evaluation — ${RESTRICTED_TIP}`, 'data-testid': 'run-button' }, 'Run Evaluation')),
     progress ? h('vscode-button', { secondary: true, onclick: () => void request('cancelEvaluation', {}) }, 'Cancel') : null,
     data ? h('vscode-button', { secondary: true, onclick: () => void request('exportReport', { runDir: ui.runDir!, format: 'html' }) }, 'Export Report…') : null,
     a
@@ -131,9 +138,8 @@ function header(): HTMLElement {
 
 function progressView(): HTMLElement | null {
   if (!progress) return null;
-  const pct = progress.total ? Math.round((100 * progress.done) / progress.total) : 0;
   const bar = h('vscode-progress-bar', { 'aria-label': 'Evaluation progress' });
-  return h('div', { class: 'progress', role: 'status', 'data-testid': 'progress' }, `Running: ${progress.stage} ${progress.done}/${progress.total} (${pct}%)`, bar);
+  return h('div', { class: 'progress', role: 'status', 'data-testid': 'progress' }, `Running: ${describeProgress(progress)}`, bar);
 }
 
 function tabs(): HTMLElement {
@@ -316,7 +322,9 @@ function questionText(id: string): string {
 
 function matrixView(): Node {
   const configs = rows().sort((a, b) => a.rank - b.rank).map((r) => r.id);
-  const qids = [...new Set((data?.questions ?? []).map((r) => r.question))];
+  // Ground-truth order (evidence.json keeps it), top-down like the Questions view; then any others.
+  const seen = new Set((data?.questions ?? []).map((r) => r.question));
+  const qids = [...new Set([...(data?.evidence?.questions ?? []).map((q) => q.id).filter((q) => seen.has(q)), ...seen])];
   const idx = recordIndex();
   const cells: Cell[] = [];
   for (const q of qids)
@@ -349,11 +357,11 @@ function matrixView(): Node {
       ...baseOptions(pal),
       plugins: {
         legend: { display: false },
-        tooltip: { callbacks: { title: () => '', label: (ctx: { raw: Cell }) => `${questionText(ctx.raw.y)} · ${ctx.raw.x}: ${ctx.raw.v}` } },
+        tooltip: { callbacks: { title: () => '', label: (ctx: { raw: Cell }) => `${questionText(ctx.raw.y)} · ${ctx.raw.x}: ${ctx.raw.v === 'hit' ? 'hit' : `miss — ${ctx.raw.v}`}` } },
       },
       scales: {
         x: { type: 'category', labels: configs, offset: true, ticks: { color: pal.fg, autoSkip: false, maxRotation: 70, minRotation: 50, font: { size: 10 } }, grid: { display: false } },
-        y: { type: 'category', labels: qids, offset: true, reverse: true, ticks: { color: pal.fg, autoSkip: false, font: { size: 10 } }, grid: { display: false } },
+        y: { type: 'category', labels: qids, offset: true, reverse: false /* category y: first label at the top */, ticks: { color: pal.fg, autoSkip: false, font: { size: 10 } }, grid: { display: false } },
       },
       onClick: (_e: unknown, els: Array<{ index: number }>) => {
         const el = els[0];
@@ -382,7 +390,7 @@ function matrixView(): Node {
   const list = h('ul', { class: 'miss-list', 'aria-label': 'Misses (question × config)', 'data-testid': 'miss-list' });
   for (const m of misses.slice(0, 500)) {
     list.appendChild(
-      h('li', {}, h('button', { class: 'link', 'data-question': m.y, 'data-config': m.x, 'data-cause': m.v, onclick: () => openDetail(m.y, m.x) }, `${m.y} · ${m.x}: `, h('span', { class: `cause cause-${m.v}` }, m.v), ` — ${questionText(m.y)}`)),
+      h('li', {}, h('button', { class: 'link', 'data-question': m.y, 'data-config': m.x, 'data-cause': m.v, title: `${m.y} · ${m.x}: ${m.v}`, onclick: () => openDetail(m.y, m.x) }, `${m.y} · ${m.x}: `, h('span', { class: `cause cause-${m.v}` }, m.v), ` — ${questionText(m.y)}`)),
     );
   }
   return h(
@@ -402,6 +410,10 @@ function openDetail(question: string, config: string): void {
   ui.tab = 'question';
   save();
   render();
+  // Start the detail at its top, not at the scroll position the matrix or list had.
+  const top = document.querySelector('.tablist');
+  if (top) top.scrollIntoView({ block: 'start' });
+  else window.scrollTo(0, 0);
 }
 
 // ------------------------------------------------------------------------------------------------
@@ -885,9 +897,14 @@ onNotify((n) => {
       runs = n.data;
       render();
       break;
-    case 'showRun':
-      void refreshRuns().then(() => openRun(n.data.runDir));
+    case 'showRun': {
+      const tab = n.data.tab;
+      void refreshRuns().then(async () => {
+        if (tab) ui.tab = tab; // openRun renders with it (and saves it)
+        await openRun(n.data.runDir);
+      });
       break;
+    }
     case 'progress':
       progress = n.data;
       render();
@@ -896,6 +913,10 @@ onNotify((n) => {
       progress = null;
       if (n.data.status !== 'succeeded') banner = { kind: n.data.status === 'failed' ? 'error' : 'info', text: `Evaluation ${n.data.status}. Earlier runs are intact.` };
       void refreshRuns().then(() => (n.data.runDir ? openRun(n.data.runDir) : render()));
+      break;
+    case 'trust':
+      trusted = n.data.trusted;
+      render();
       break;
     case 'workerCrashed':
       progress = null;

@@ -88,7 +88,7 @@ export async function generateAnswers(context: vscode.ExtensionContext, runDir: 
     const n = r.records.length;
     void vscode.window
       .showInformationMessage(`Spanproof: ${r.status === 'cancelled' ? 'cancelled — kept ' : ''}${n} answer(s) generated and judged (${r.ledger.requests} request(s), ${r.ledger.cachedResponses} from the cache).`, 'Show Answers')
-      .then((c) => c && vscode.commands.executeCommand('spanproof.showResults', runDir));
+      .then((c) => c && vscode.commands.executeCommand('spanproof.showResults', runDir, 'answers')); // reuses the open panel, selects Answers
     return r;
   } catch (e) {
     const msg = isSpanproofError(e) ? e.message : String((e as Error)?.message ?? e);

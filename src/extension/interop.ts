@@ -2,10 +2,10 @@
  * Import Dataset… and Export Report… — thin adapters over the core importers (SPEC §13) and report
  * writers (SPEC §10), the same code as `spanproof import` / `spanproof report`.
  */
-import { writeFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { readRun } from '../core/runs';
+import { readRun, writeFileAtomic } from '../core/runs';
 import { renderRunReport, type ReportFormat } from '../core/report';
 import { IMPORT_FORMATS, runImport, writeImport, type ImportFormat } from '../core/interop';
 import type { Spanproof } from './spanproof';
@@ -105,13 +105,26 @@ export async function exportReport(sp: Spanproof, runDir?: string): Promise<stri
   );
   if (!fmt) return undefined;
   const data = readRun(dir);
+  // Default under .spanproof/reports/: .spanproof is excluded from the corpus by default, so a Markdown
+  // report saved there cannot match the include globs and change the next run's results.
+  const root = f?.store.folder.uri.fsPath;
+  const reportsDir = root ? path.join(root, '.spanproof', 'reports') : dir;
+  try {
+    mkdirSync(reportsDir, { recursive: true });
+  } catch {
+    /* the dialog still opens; the user picks another folder */
+  }
   const target = await vscode.window.showSaveDialog({
-    defaultUri: vscode.Uri.file(path.join(f?.store.folder.uri.fsPath ?? dir, `spanproof-${data.run.id}.${fmt.format}`)),
+    defaultUri: vscode.Uri.file(path.join(reportsDir, `spanproof-${data.run.id}.${fmt.format}`)),
     filters: { [fmt.label]: [fmt.format] },
   });
   if (!target) return undefined;
-  writeFileSync(target.fsPath, renderRunReport(dir, fmt.format));
-  const open = await vscode.window.showInformationMessage(`Spanproof: report written to ${target.fsPath}.`, 'Open');
-  if (open) await vscode.commands.executeCommand('vscode.open', target);
+  writeFileAtomic(target.fsPath, renderRunReport(dir, fmt.format));
+  void vscode.window.showInformationMessage(`Spanproof: report written to ${target.fsPath}.`, 'Open').then(async (open) => {
+    if (!open) return;
+    // HTML is a self-contained page: the browser renders it; Markdown and CSV open as text.
+    if (fmt.format === 'html') await vscode.env.openExternal(target);
+    else await vscode.window.showTextDocument(target);
+  });
   return target.fsPath;
 }

@@ -11,7 +11,7 @@ import { readRun, listRuns, writeFileAtomic } from '../core/runs';
 import { readBiasInputFromRun, runBiasStudy, type BiasStudy } from '../core/bias';
 import { readAnswers } from '../core/judge';
 import { decodeDocument } from '../core/corpus';
-import { isWebviewToHost, type ErrorPayload, type GridRunResult, type HostToWebview, type WebviewToHost } from '../shared/protocol';
+import { isWebviewToHost, type ErrorPayload, type GridRunResult, type HostToWebview, type ResultsTab, type WebviewToHost } from '../shared/protocol';
 import type { Spanproof } from './spanproof';
 
 export class ResultsPanel implements vscode.WebviewPanelSerializer, vscode.Disposable {
@@ -27,14 +27,14 @@ export class ResultsPanel implements vscode.WebviewPanelSerializer, vscode.Dispo
     private readonly sp: Spanproof,
   ) {}
 
-  /** Reveal (or create) the panel; when `runDir` is given, show that run. */
-  async show(runDir?: string): Promise<void> {
+  /** Reveal (or create) the one results panel; when `runDir` is given, show that run, and select `tab` if given. */
+  async show(runDir?: string, tab?: ResultsTab): Promise<void> {
     if (!this.panel) {
       const panel = vscode.window.createWebviewPanel(ResultsPanel.viewType, 'Spanproof Results', vscode.ViewColumn.Beside, this.options());
       this.attach(panel);
-    } else this.panel.reveal(undefined, false);
+    } else this.panel.reveal(this.panel.viewColumn, false);
     const dir = runDir ?? this.sp.primary()?.runs.runs.find((r) => r.status === 'succeeded')?.dir;
-    if (dir) this.post({ type: 'notify', event: 'showRun', data: { runDir: dir } });
+    if (dir) this.post({ type: 'notify', event: 'showRun', data: tab ? { runDir: dir, tab } : { runDir: dir } });
   }
 
   /** Results of a one-question run (not written to disk): summarised in a message. */
@@ -86,7 +86,9 @@ export class ResultsPanel implements vscode.WebviewPanelSerializer, vscode.Dispo
       this.sp.runner.onProgress((p) => this.post({ type: 'notify', event: 'progress', data: { done: p.done, total: p.total, stage: p.stage } })),
       this.sp.runner.onDidFinish((f) => this.post({ type: 'notify', event: 'runFinished', data: { runDir: f.runDir, status: f.status as never } })),
       this.sp.runner.onCrash((message) => this.post({ type: 'notify', event: 'workerCrashed', data: { message } })),
+      vscode.workspace.onDidGrantWorkspaceTrust(() => this.post({ type: 'notify', event: 'trust', data: { trusted: true } })),
     );
+    this.post({ type: 'notify', event: 'trust', data: { trusted: vscode.workspace.isTrusted } });
   }
 
   private post(m: HostToWebview): void {

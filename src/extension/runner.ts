@@ -5,7 +5,7 @@
  */
 import * as vscode from 'vscode';
 import { GridClient } from '../core/grid/client';
-import type { GridRunResult, ProgressMessage } from '../shared/protocol';
+import { describeProgress, describeStage, type GridRunResult, type ProgressMessage } from '../shared/protocol';
 import { readSettings } from './config';
 import type { GroundTruthStore } from './store';
 
@@ -93,9 +93,9 @@ export class Runner implements vscode.Disposable {
               signal: ac.signal,
               onProgress: (m) => {
                 const pct = m.total > 0 ? (100 * m.done) / m.total : 0;
-                progress.report({ increment: Math.max(0, pct - last), message: `${m.stage} ${m.done}/${m.total}` });
+                progress.report({ increment: Math.max(0, pct - last), message: describeProgress(m) });
                 last = pct;
-                if (!ac.signal.aborted) this.status.text = `$(sync~spin) Spanproof ${Math.round(pct)}% · ${m.stage}`;
+                if (!ac.signal.aborted) this.status.text = `$(sync~spin) Spanproof ${Math.floor(pct)}% · ${describeStage(m.stage).replace(/…$/, '')}`;
                 this.progressEmitter.fire(m);
               },
             },

@@ -77,7 +77,7 @@ export class Spanproof implements vscode.Disposable {
     reg('spanproof.runEvaluation', () => this.run());
     reg('spanproof.runEvaluationForQuestion', (arg?: unknown) => this.runQuestion(arg));
     reg('spanproof.cancelEvaluation', () => this.runner.cancel());
-    reg('spanproof.showResults', (runDir?: unknown) => this.panel.show(typeof runDir === 'string' ? runDir : undefined));
+    reg('spanproof.showResults', (runDir?: unknown, tab?: unknown) => this.panel.show(typeof runDir === 'string' ? runDir : undefined, tab === 'answers' ? 'answers' : undefined));
     reg('spanproof.validateGroundTruth', () => this.validate());
     reg('spanproof.importDataset', () => importDataset(this));
     reg('spanproof.exportReport', (runDir?: unknown) => exportReport(this, typeof runDir === 'string' ? runDir : undefined));
@@ -454,7 +454,9 @@ export class Spanproof implements vscode.Disposable {
 
   private async run(questionIds?: string[]): Promise<void> {
     if (!vscode.workspace.isTrusted) {
-      void vscode.window.showWarningMessage('Spanproof: running an evaluation needs a trusted workspace. You can still edit ground truth and view results.');
+      void vscode.window
+        .showWarningMessage('Spanproof: running an evaluation needs a trusted workspace. You can still edit ground truth and view results.', 'Manage Workspace Trust')
+        .then((c) => c && vscode.commands.executeCommand('workbench.trust.manage'));
       return;
     }
     const f = this.primary();

@@ -225,15 +225,62 @@ export type HostToWebview =
   | { type: 'response'; seq: number; ok: true; result: unknown }
   | { type: 'response'; seq: number; ok: false; error: ErrorPayload }
   | { type: 'notify'; event: 'runsChanged'; data: RunSummary[] }
-  | { type: 'notify'; event: 'showRun'; data: { runDir: string } }
+  /** `tab`: the results tab to select for that run (e.g. 'answers' after Generate and Judge Answers); absent = keep the current tab. */
+  | { type: 'notify'; event: 'showRun'; data: { runDir: string; tab?: ResultsTab } }
   | { type: 'notify'; event: 'progress'; data: { done: number; total: number; stage: string } }
   | { type: 'notify'; event: 'runFinished'; data: { runDir: string | null; status: RunStatus } }
-  | { type: 'notify'; event: 'workerCrashed'; data: { message: string } };
+  | { type: 'notify'; event: 'workerCrashed'; data: { message: string } }
+  /** Workspace Trust: in Restricted Mode (`trusted: false`) running is disabled; sent on attach and when trust is granted. */
+  | { type: 'notify'; event: 'trust'; data: { trusted: boolean } };
 
 export function isWebviewToHost(x: unknown): x is WebviewToHost {
   return isObj(x) && (x.type === 'ready' || x.type === 'state' || (x.type === 'request' && typeof x.seq === 'number' && typeof x.method === 'string'));
 }
+/** Tabs of the results panel a `showRun` notification may select. */
+export type ResultsTab = 'ranking' | 'matrix' | 'causes' | 'tau' | 'bias' | 'answers' | 'history';
+
 export function isHostToWebview(x: unknown): x is HostToWebview {
   return isObj(x) && (x.type === 'response' || x.type === 'notify');
 }
 
+
+/**
+ * Words for a progress `stage` of the grid engine (src/core/grid/engine.ts: `load`, `embed:questions`,
+ * `chunk:<chunker>`, `index:<chunker>`, `embed:<chunker>`, `retrieve:<chunker>`, `score:<chunker>`,
+ * `metrics`, `write`, `done`), for the progress notification, status bar and results panel.
+ * Unknown stages are returned unchanged.
+ */
+export function describeStage(stage: string): string {
+  const i = stage.indexOf(':');
+  const head = i < 0 ? stage : stage.slice(0, i);
+  const arg = i < 0 ? '' : stage.slice(i + 1);
+  const of = arg ? ` (${arg})` : '';
+  switch (head) {
+    case 'load':
+    case 'start':
+      return 'Loading corpus and ground truth…';
+    case 'embed':
+      return arg === 'questions' ? 'Embedding questions…' : `Embedding chunks${of}…`;
+    case 'chunk':
+    case 'index':
+      return `Chunking and indexing${of}…`;
+    case 'retrieve':
+      return `Retrieving${of}…`;
+    case 'score':
+      return `Scoring${of}…`;
+    case 'metrics':
+      return 'Computing metrics…';
+    case 'write':
+      return 'Writing run…';
+    case 'done':
+      return 'Done';
+    default:
+      return stage;
+  }
+}
+
+/** "Chunking and indexing (fixed)… 12% (170/1395)": the stage in words, percent, and done/total work units. */
+export function describeProgress(p: { done: number; total: number; stage: string }): string {
+  const pct = p.total > 0 ? Math.floor((100 * p.done) / p.total) : 0;
+  return `${describeStage(p.stage)} ${pct}% (${p.done}/${p.total})`;
+}

@@ -317,7 +317,11 @@ try {
         await sleep(2000);
         // Running is disabled: the palette does not offer Run Evaluation.
         await H.runCommand(page, 'Spanproof: Show Results'); // available: viewing results is allowed
-        await H.webviewFrame(page, 30000);
+        const rframe = await H.webviewFrame(page, 30000);
+        // The panel's Run Evaluation button is disabled, and its tooltip says why.
+        await rframe.locator('[data-testid=run-button][disabled]').waitFor({ timeout: 15000 });
+        const tip = await rframe.locator('[data-testid=run-button-wrap]').getAttribute('title');
+        if (!/trusted workspace/.test(tip ?? '')) throw new Error(`disabled Run Evaluation has no trust tooltip: ${tip}`);
         await page.keyboard.press('F1');
         const input = page.locator('.quick-input-widget input');
         await input.waitFor({ state: 'visible' });
