@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { z } from 'zod';
 import { SpanproofError } from '../core/errors';
-import { ChatClient, RequestFailure, JUDGE_METRICS, ReplyCache, checkModels, judgeAnswer, runGenerationStage, type AnswerAggregate, type GenerationStageResult, type JudgeMetric, type JudgeScore, type LedgerFile, type PriceTable } from '../core/judge';
+import { ChatClient, RequestFailure, JUDGE_METRICS, ReplyCache, checkModels, judgeAnswer, runGenerationStage, unmeasuredReasons, type AnswerAggregate, type GenerationStageResult, type JudgeMetric, type JudgeScore, type LedgerFile, type PriceTable } from '../core/judge';
 import { resolveCacheDir } from '../core/runs';
 import type { RunSettings } from '../shared/settings';
 import type { AnswerItem, AnswerJudge } from '../core/interop/answers';
@@ -108,13 +108,9 @@ export function generationText(r: GenerationStageResult): string[] {
     for (const m of metrics) {
       const a: AnswerAggregate = c.metrics[m];
       // The most common reason for the unmeasured items, so "0/10" is never a mystery.
-      const reasons = new Map<string, number>();
-      for (const rec of r.records) {
-        const sc = rec.config === c.id ? rec.judges[m] : undefined;
-        if (sc && 'unmeasured' in sc) reasons.set(sc.reason, (reasons.get(sc.reason) ?? 0) + 1);
-      }
-      const top = [...reasons].sort((x, y) => y[1] - x[1])[0];
-      out.push(`    ${m.padEnd(18)} ${fmt(a.mean)} [${fmt(a.lo)}, ${fmt(a.hi)}]  measured ${a.measured}/${a.total}${a.flaky !== undefined ? `  repeats: spread ${fmt(a.spread)}, agreement ${fmt(a.agreement)}, ${a.flaky} flaky` : ''}${top ? `  unmeasured: ${top[0]}${reasons.size > 1 ? ` (${top[1]}×, and ${reasons.size - 1} other reason(s))` : ''}` : ''}`);
+      const reasons = unmeasuredReasons(r.records, c.id, m);
+      const top = reasons[0];
+      out.push(`    ${m.padEnd(18)} ${fmt(a.mean)} [${fmt(a.lo)}, ${fmt(a.hi)}]  measured ${a.measured}/${a.total}${a.flaky !== undefined ? `  repeats: spread ${fmt(a.spread)}, agreement ${fmt(a.agreement)}, ${a.flaky} flaky` : ''}${top ? `  unmeasured: ${top[0]}${reasons.length > 1 ? ` (${top[1]}×, and ${reasons.length - 1} other reason(s))` : ''}` : ''}`);
     }
     out.push(`    r(coverage@5, ${s.correlation.y}) = ${fmt(c.correlation.r)} [${fmt(c.correlation.lo)}, ${fmt(c.correlation.hi)}], n = ${c.correlation.n}`);
   }
@@ -153,6 +149,13 @@ export async function runGenerateStep(runDir: string, o: JudgeCliOptions, json: 
         process.stderr.write(`progress ${done}/${total} ${stage}\n`);
       },
     });
+  } catch (e) {
+    // The retrieval run is complete and kept: say where, so a failed generation never hides it.
+    if (e instanceof SpanproofError && e.code !== 'cancelled') {
+      const where = `The run (retrieval results) is in ${runDir}; answers status failed (ledger.json). After fixing, re-run: spanproof generate ${JSON.stringify(runDir)} --overwrite …`;
+      throw new SpanproofError(e.code, `${e.message} ${where}`, { cause: e }); // e.message already names the file, field and fix
+    }
+    throw e;
   } finally {
     process.off('SIGINT', onSigint);
   }

@@ -2,10 +2,13 @@
  * `spanproof generate <run dir> --endpoint URL --generator-model M --judge-model J [...]` (SPEC §14):
  * the generation loop and judges on an existing run directory — the same stage as `spanproof run
  * --generate`, for a run made earlier. Writes answers.jsonl, ledger.json and results.json "answers".
- * Exit codes: 0 done; 1 cancelled; 2 bad input (no endpoint/model, same model, unknown config, the
- * endpoint refused the key or the model); 3 internal error.
+ * Refuses (exit 2) when the run already has answers.jsonl, unless --overwrite.
+ * Exit codes: 0 done; 1 cancelled; 2 bad input (no endpoint/model, same model, unknown config, existing
+ * answers without --overwrite, the endpoint unreachable or refusing the key or the model); 3 internal error.
  */
+import { existsSync } from 'node:fs';
 import * as path from 'node:path';
+import { SpanproofError } from '../../core/errors';
 import type { Command } from 'commander';
 import { stableStringify } from '../../core/runs';
 import { addJudgeOptions, generationText, runGenerateStep, type JudgeCliOptions } from '../judge';
@@ -16,8 +19,14 @@ export function register(program: Command, setExit: SetExit): void {
     .command('generate')
     .description('Generate answers for a finished run and judge them with a different model (opt-in; sends questions, retrieved passages and answers to --endpoint only).')
     .argument('<runDir>', 'a run directory (.spanproof/runs/<id>)')
-    .option('--json', 'print {"answers": <results.json answers>, "ledger": <ledger.json>} as JSON');
-  addJudgeOptions(cmd, true).action(async (runDir: string, o: JudgeCliOptions & { json?: boolean }) => {
+    .option('--json', 'print {"answers": <results.json answers>, "ledger": <ledger.json>} as JSON')
+    .option('--overwrite', 'replace the answers, ledger and results.json "answers" of an earlier generate on this run');
+  addJudgeOptions(cmd, true).action(async (runDir: string, o: JudgeCliOptions & { json?: boolean; overwrite?: boolean }) => {
+    // Never lose earlier answers silently (a re-run with fewer --judge-metrics would replace the others).
+    const answersFile = path.join(path.resolve(runDir), 'answers.jsonl');
+    if (existsSync(answersFile) && !o.overwrite) {
+      throw new SpanproofError('bad-input', 'this run already has answers; generating again would replace them and their ledger.', { file: answersFile, fix: 'pass --overwrite to replace them (the reply cache makes unchanged requests free), or copy the run directory first.' });
+    }
     const r = await runGenerateStep(path.resolve(runDir), o, !!o.json);
     if (o.json) process.stdout.write(`${stableStringify({ answers: r.summary, ledger: r.ledger, status: r.status }, 2)}\n`);
     else process.stdout.write(`${generationText(r).join('\n')}\n`);

@@ -15,6 +15,7 @@
  */
 import { OpenAI, AzureOpenAI, APIError, APIConnectionTimeoutError, APIUserAbortError } from 'openai';
 import { SpanproofError } from '../errors';
+import { VERSION } from '../version';
 import { cacheKey, sha256, type CachedReply, type ReplyCache } from './cache';
 import { Ledger } from './ledger';
 import { RequestLimiter, cancelled, sleep } from './limiter';
@@ -91,11 +92,13 @@ function makeOpenAI(endpoint: string, apiKey: string | undefined, timeoutMs: num
   const key = apiKey || 'no-key';
   // The SDK's platform headers (OS, CPU architecture, Node version) are not needed by any endpoint: not sent.
   const quiet: Record<string, null> = Object.fromEntries(['x-stainless-os', 'x-stainless-arch', 'x-stainless-runtime', 'x-stainless-runtime-version', 'x-stainless-lang', 'x-stainless-package-version', 'x-stainless-retry-count'].map((h) => [h, null]));
+  // An explicit User-Agent: the SDK's default names its (minified, renamed) class and version.
+  const headers = { ...quiet, 'User-Agent': `spanproof/${VERSION}` };
   const azure = /\.(openai\.azure\.com|cognitiveservices\.azure\.com|services\.ai\.azure\.com)$/i.test(url.hostname);
   if (azure && !/\/openai\/v1\/?$/.test(url.pathname)) {
-    return new AzureOpenAI({ endpoint: url.origin, apiKey: key, apiVersion: process.env.SPANPROOF_AZURE_API_VERSION || '2024-10-21', maxRetries: 0, timeout: timeoutMs, defaultHeaders: quiet });
+    return new AzureOpenAI({ endpoint: url.origin, apiKey: key, apiVersion: process.env.SPANPROOF_AZURE_API_VERSION || '2024-10-21', maxRetries: 0, timeout: timeoutMs, defaultHeaders: headers });
   }
-  return new OpenAI({ baseURL: endpoint, apiKey: key, maxRetries: 0, timeout: timeoutMs, defaultHeaders: { ...quiet, ...(azure ? { 'api-key': key } : {}) } });
+  return new OpenAI({ baseURL: endpoint, apiKey: key, maxRetries: 0, timeout: timeoutMs, defaultHeaders: { ...headers, ...(azure ? { 'api-key': key } : {}) } });
 }
 
 /** An OpenAI-compatible chat client with limits, retries, cache and ledger. */
@@ -106,6 +109,10 @@ export class ChatClient {
   private readonly api: OpenAI;
   /** Set by the first fatal reply (401/403/404): later calls fail at once without a request. */
   private halted: RequestFailure | null = null;
+  /** True once any request got an HTTP reply: until then a connection failure means the endpoint cannot be reached (fatal). */
+  private reached = false;
+  /** Single flight: requests in flight by cache key, so identical concurrent requests share one HTTP call. */
+  private readonly pending = new Map<string, Promise<CachedReply>>();
   /** Per-model request adaptations learnt from 400 replies (see chat). */
   private readonly quirks = new Map<string, { maxCompletionTokens?: boolean; noTemperature?: boolean }>();
   private readonly o: Required<Omit<ChatClientOptions, 'apiKey' | 'cache' | 'prices'>> & Pick<ChatClientOptions, 'cache'>;
@@ -132,7 +139,9 @@ export class ChatClient {
   /**
    * One chat completion: from the cache when present (no request), else through the limiter with
    * retries. Throws RequestFailure when no reply came after the retries, SpanproofError('cancelled')
-   * when `signal` aborted, RequestFailure('fatal') on 401/403/404.
+   * when `signal` aborted, RequestFailure('fatal') on 401/403/404 and when connection attempts fail
+   * before any request has ever reached the endpoint. Identical requests in flight at once (same cache
+   * key, cache not bypassed) share one HTTP call; the sharers count as cached responses in the ledger.
    */
   async chat(req: ChatRequest, signal?: AbortSignal): Promise<ChatReply> {
     if (signal?.aborted) throw cancelled();
@@ -146,6 +155,25 @@ export class ChatClient {
         return { ...hit, cached: true };
       }
     }
+    if (!req.bypassCache) {
+      const shared = this.pending.get(key);
+      if (shared) {
+        const reply = await shared;
+        this.ledger.cached(req.model); // no request of its own: counted like a cache hit
+        return { ...reply, cached: true };
+      }
+      const p = this.send(req, key, body, signal);
+      this.pending.set(key, p);
+      try {
+        return { ...(await p), cached: false };
+      } finally {
+        this.pending.delete(key);
+      }
+    }
+    return { ...(await this.send(req, key, body, signal)), cached: false };
+  }
+
+  private async send(req: ChatRequest, key: string, body: { temperature: number }, signal?: AbortSignal): Promise<CachedReply> {
     const release = await this.limiter.acquire(signal);
     try {
       for (let attempt = 0; ; attempt++) {
@@ -166,6 +194,7 @@ export class ChatClient {
             },
             { signal },
           );
+          this.reached = true;
           const choice = res.choices?.[0];
           if (!choice) throw new EmptyReply();
           const reply: CachedReply = {
@@ -177,12 +206,13 @@ export class ChatClient {
           };
           this.ledger.requestDone(req.model, performance.now() - t0, reply.promptTokens, reply.completionTokens);
           if (this.o.cache && !req.bypassCache) this.o.cache.put(key, reply);
-          return { ...reply, cached: false };
+          return reply;
         } catch (e) {
           this.ledger.requestFailed(req.model, performance.now() - t0);
           if (e instanceof APIUserAbortError || signal?.aborted) throw cancelled();
           if (e instanceof APIConnectionTimeoutError) failure = new RequestFailure('timeout', `no reply within ${this.o.timeoutMs} ms`);
           else if (e instanceof APIError && e.status !== undefined) {
+            this.reached = true;
             const s = e.status;
             if (s === 401 || s === 403) throw (this.halted ??= new RequestFailure('fatal', `the endpoint refused the request (HTTP ${s}): check the API key (SPANPROOF_API_KEY or the key stored in VS Code).`, s));
             if (s === 404) throw (this.halted ??= new RequestFailure('fatal', `the endpoint has no model "${req.model}" or no chat-completions route (HTTP 404): check the model name and that the base URL ends in /v1.`, s));
@@ -207,9 +237,20 @@ export class ChatClient {
             wait = retryAfterMs(e.headers as Headers | undefined);
           } else if (e instanceof EmptyReply) failure = new RequestFailure('http', 'the endpoint replied without a choice');
           else if (e instanceof SyntaxError) failure = new RequestFailure('http', `the endpoint's reply is not valid JSON (${e.message})`);
-          else failure = new RequestFailure('connection', `connection failed: ${(e as Error).message}`);
+          else {
+            type Cause = { code?: string; message?: string; cause?: Cause };
+            const cause = (e as { cause?: Cause }).cause;
+            const why = cause?.cause?.code ?? cause?.code ?? cause?.cause?.message ?? cause?.message ?? (e as Error).message;
+            failure = new RequestFailure('connection', `connection to ${this.endpoint} failed: ${why}`);
+          }
         }
-        if (attempt >= this.o.retries) throw failure;
+        if (attempt >= this.o.retries) {
+          // No request has ever reached the endpoint: it cannot be reached (closed port, DNS, TLS); stop like a 401/404.
+          if (failure.kind === 'connection' && !this.reached) {
+            throw (this.halted ??= new RequestFailure('fatal', `cannot reach the endpoint ${this.endpoint} (${failure.message.replace(/^connection to \S+ failed: /, '')} after ${attempt + 1} attempt(s)): check that the server is running and that --endpoint (judge.endpoint) is its base URL, e.g. http://localhost:11434/v1 for Ollama.`));
+          }
+          throw failure;
+        }
         if (wait !== null && wait > this.o.maxRetryAfterMs) {
           throw new RequestFailure(failure.kind, `${failure.message}; the server asked to wait ${Math.round(wait / 1000)} s (more than ${this.o.maxRetryAfterMs / 1000} s)`, failure.status);
         }

@@ -17,7 +17,8 @@
  * - {@link aggregateAnswers}: per config, mean of measured items with percentile bootstrap CI and
  *   measured/total; Pearson r of coverage@5 vs answer correctness with bootstrap CI, per config and pooled.
  * - {@link readAnswers}(runDir) → AnswersData | null: answers.jsonl + ledger.json + results.json "answers" for the panel.
- * - {@link answersMarkdown}(answersData) → Markdown lines for reports (flags a same-model run).
+ * - {@link answersMarkdown}(answersData) → Markdown lines for reports (flags a same-model run; lists unmeasured reasons).
+ * - {@link unmeasuredReasons}(records, config, metric) → [reason, count][] of the unmeasured items, most frequent first.
  * - Parsing: {@link extractJson} finds a JSON object in prose / code fences / after `<think>` blocks.
  *
  * Scores: 1–5 integers (groundedness, relevance, coherence, fluency, similarity, retrieval — Azure AI
@@ -35,5 +36,5 @@ export { ALL_PROMPTS, GENERATE, SCALE_PROMPTS, EXTRACT_CLAIMS, VERIFY_CLAIMS, BO
 export { judgeAnswer, fBeta, type JudgeInput, type JudgeContext } from './metrics';
 export { generateAndJudge, aggregateAnswers, checkModels, combineRepeats, type GenerationItem, type LoopOptions, type LoopResult, type AggregateOptions } from './loop';
 export { readAnswers } from './read';
-export { answersMarkdown } from './report';
+export { answersMarkdown, unmeasuredReasons } from './report';
 export { runGenerationStage, defaultGenerateConfigs, type GenerationStageOptions, type GenerationStageResult } from './stage';

@@ -61,9 +61,10 @@ export interface LoopResult {
 export function checkModels(generatorModel: string, judgeModel: string, allowSameModel = false): boolean {
   if (!generatorModel) throw new SpanproofError('bad-input', 'no generator model configured.', { field: 'judge.generatorModel', fix: 'pass --generator-model NAME (or set spanproof.judge.generatorModel).' });
   if (!judgeModel) throw new SpanproofError('bad-input', 'no judge model configured.', { field: 'judge.judgeModel', fix: 'pass --judge-model NAME (or set spanproof.judge.judgeModel).' });
-  const same = generatorModel.trim() === judgeModel.trim();
+  // Model names are compared trimmed and case-insensitively: "Same-M" and "same-m" name one model on most servers.
+  const same = generatorModel.trim().toLowerCase() === judgeModel.trim().toLowerCase();
   if (same && !allowSameModel) {
-    throw new SpanproofError('bad-input', `the judge model is the generator model ("${judgeModel}"); judges favour their own output.`, { field: 'judge.judgeModel', fix: 'use a different --judge-model, or set judge.allowSameModel to true (the reports then flag it).' });
+    throw new SpanproofError('bad-input', `the judge model is the generator model ("${judgeModel}" vs "${generatorModel}"); judges favour their own output.`, { field: 'judge.judgeModel', fix: 'use a different --judge-model, or pass --allow-same-model (setting judge.allowSameModel: true); the reports then flag it.' });
   }
   return same;
 }

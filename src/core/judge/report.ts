@@ -4,7 +4,17 @@
  * the run has no answers).
  */
 import type { AnswersData } from '../../shared/answers';
-import { JUDGE_METRICS } from './types';
+import { JUDGE_METRICS, type AnswerRecord, type JudgeMetric } from './types';
+
+/** Reasons of the unmeasured items of one config and metric, with counts, most frequent first. */
+export function unmeasuredReasons(records: readonly AnswerRecord[], config: string, metric: JudgeMetric): Array<[reason: string, count: number]> {
+  const reasons = new Map<string, number>();
+  for (const rec of records) {
+    const sc = rec.config === config ? rec.judges[metric] : undefined;
+    if (sc && 'unmeasured' in sc) reasons.set(sc.reason, (reasons.get(sc.reason) ?? 0) + 1);
+  }
+  return [...reasons].sort((x, y) => y[1] - x[1] || (x[0] < y[0] ? -1 : 1));
+}
 
 const f = (x: number | null | undefined, d = 2) => (x === null || x === undefined ? '—' : x.toFixed(d));
 
@@ -12,8 +22,8 @@ const f = (x: number | null | undefined, d = 2) => (x === null || x === undefine
 export function answersMarkdown(d: AnswersData | null): string[] {
   if (!d || !d.summary) return [];
   const s = d.summary;
-  const o: string[] = ['## Answers (LLM judges)', ''];
-  o.push(`- generator **${s.generatorModel}**, judge **${s.judgeModel}** at \`${s.endpoint}\`${s.repeats > 1 ? `; ${s.repeats} repeats per judgement` : ''}${s.status === 'cancelled' ? '; **cancelled** (answers finished before the cancel)' : ''}`);
+  const o: string[] = ['', '## Answers (LLM judges)', ''];
+  o.push(`- generator **${s.generatorModel}**, judge **${s.judgeModel}** at \`${s.endpoint}\`${s.repeats > 1 ? `; ${s.repeats} repeats per judgement` : ''}${s.status === 'cancelled' ? '; **cancelled** (answers finished before the cancel)' : ''}${s.status === 'failed' ? `; **failed**: ${s.error ?? 'the endpoint stopped the run'} (answers finished before the failure)` : ''}`);
   if (s.sameModel) o.push('- **Warning: the same model generated and judged these answers** — judges favour their own output.');
   if (d.ledger) o.push(`- ledger: ${d.ledger.requests} request(s), ${d.ledger.cachedResponses} from the cache, ${d.ledger.promptTokens} prompt + ${d.ledger.completionTokens} completion tokens${d.ledger.cost !== undefined ? `, cost ${d.ledger.cost.toFixed(4)}` : ''}`);
   o.push(`- prompts: ${Object.values(s.prompts).map((v) => `\`${v}\``).join(', ')}`, '');
@@ -22,5 +32,8 @@ export function answersMarkdown(d: AnswersData | null): string[] {
   for (const m of metrics) o.push(`| ${m} | ${s.configs.map((c) => { const a = c.metrics[m]; return `${a.mean === null ? '—' : `${f(a.mean)} [${f(a.lo)}, ${f(a.hi)}]`} (${a.measured}/${a.total})`; }).join(' | ')} |`);
   o.push(`| r(coverage@5, ${s.correlation.y}) | ${s.configs.map((c) => `${f(c.correlation.r)} [${f(c.correlation.lo)}, ${f(c.correlation.hi)}] n=${c.correlation.n}`).join(' | ')} |`, '');
   o.push(`Pooled r(coverage@5, ${s.correlation.y}) = ${f(s.correlation.pooled.r)} [${f(s.correlation.pooled.lo)}, ${f(s.correlation.pooled.hi)}], n = ${s.correlation.pooled.n}. Means are over measured items only; unmeasured items (timeouts, refusals, unreadable replies, no reference answer) are counted in the total, never as 0.`, '');
+  const un: string[] = [];
+  for (const c of s.configs) for (const m of metrics) for (const [reason, n] of unmeasuredReasons(d.records, c.id, m)) un.push(`- ${c.id} · ${m}: ${n}× ${reason}`);
+  if (un.length) o.push('### Unmeasured items (reasons)', '', ...un, '');
   return o;
 }

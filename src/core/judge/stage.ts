@@ -163,7 +163,8 @@ export async function runGenerationStage(runDir: string, opts: GenerationStageOp
     repeats: Math.max(1, Math.floor(opts.repeats ?? 1)),
     beta: opts.beta ?? 1.5,
     ...agg,
-    status: res.status === 'succeeded' ? 'succeeded' : 'cancelled',
+    status: res.status,
+    ...(res.status === 'failed' && res.error ? { error: res.error.message } : {}),
   };
   const resultsFile = join(runDir, 'results.json');
   const current = JSON.parse(readFileSync(resultsFile, 'utf8')) as ResultsFile & { answers?: AnswersSummary };

@@ -171,5 +171,8 @@ export interface AnswersSummary {
   /** Per-question retrieval quality (x) and answer quality (y) used for `correlation`. */
   correlation: { x: 'coverage@5'; y: JudgeMetric; pooled: CorrelationCI };
   configs: Array<{ id: string; items: number; generated: number; metrics: Record<JudgeMetric, AnswerAggregate>; correlation: CorrelationCI }>;
-  status: 'succeeded' | 'cancelled';
+  /** `failed`: a fatal endpoint error stopped the loop (unreachable endpoint, refused key, unknown model); see `error`. */
+  status: 'succeeded' | 'cancelled' | 'failed';
+  /** Why the stage failed (status `failed` only), as ledger.json's status and the CLI say. */
+  error?: string;
 }

@@ -19,7 +19,7 @@ export function answersHtml(d: AnswersData | null): string {
   if (!d || !d.summary) return '';
   const s = d.summary;
   const o: string[] = ['<h2 id="answers">Answers (LLM judges)</h2><ul>'];
-  o.push(`<li>generator <b>${esc(s.generatorModel)}</b>, judge <b>${esc(s.judgeModel)}</b> at <code>${esc(s.endpoint)}</code>${s.repeats > 1 ? `; ${s.repeats} repeats per judgement` : ''}${s.status === 'cancelled' ? '; <b>cancelled</b> (answers finished before the cancel)' : ''}</li>`);
+  o.push(`<li>generator <b>${esc(s.generatorModel)}</b>, judge <b>${esc(s.judgeModel)}</b> at <code>${esc(s.endpoint)}</code>${s.repeats > 1 ? `; ${s.repeats} repeats per judgement` : ''}${s.status === 'cancelled' ? '; <b>cancelled</b> (answers finished before the cancel)' : ''}${s.status === 'failed' ? `; <b>failed</b>: ${esc(s.error ?? 'the endpoint stopped the run')} (answers finished before the failure)` : ''}</li>`);
   if (s.sameModel) o.push('<li class="warn"><b>Warning: the same model generated and judged these answers</b> — judges favour their own output.</li>');
   const l = d.ledger;
   if (l) o.push(`<li>ledger: ${l.requests} request(s), ${l.cachedResponses} from the cache, ${l.promptTokens} prompt + ${l.completionTokens} completion tokens${l.cost !== undefined ? `, cost ${l.cost.toFixed(4)}` : ''}</li>`);

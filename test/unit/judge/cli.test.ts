@@ -52,11 +52,24 @@ test('run --generate writes answers.jsonl, ledger.json (= server log) and result
     assert.ok(!JSON.stringify(ledger).includes('sk-test'), 'the key is never written');
 
     const before = srv.requests.length;
-    const g = await cli(['generate', out.runDir, ...flags, '--judge-cache-dir', join(root, 'cache', 'judge'), '--json']);
+    // Earlier answers are never replaced silently: exit 2 naming the file and --overwrite.
+    const refused = await cli(['generate', out.runDir, ...flags, '--judge-cache-dir', join(root, 'cache', 'judge'), '--json']);
+    assert.equal(refused.code, 2);
+    assert.ok(refused.stderr.includes(join(out.runDir, 'answers.jsonl')) && refused.stderr.includes('--overwrite'), refused.stderr);
+    assert.equal(srv.requests.length, before);
+    const g = await cli(['generate', out.runDir, ...flags, '--judge-cache-dir', join(root, 'cache', 'judge'), '--json', '--overwrite']);
     assert.equal(g.code, 0, g.stderr);
     assert.equal(srv.requests.length, before, 'a repeated run sends no request');
     assert.equal(JSON.parse(g.stdout).ledger.requests, 0);
     assert.equal(JSON.parse(g.stdout).ledger.cachedResponses, ledger.requests);
+
+    // An unreachable endpoint (closed port): exit 2, the URL and the run directory named, status failed.
+    const closed = await startFakeServer();
+    await closed.close();
+    const u = await cli(['generate', out.runDir, '--overwrite', '--endpoint', closed.url, '--generator-model', 'gen', '--judge-model', 'judge', '--no-judge-cache']);
+    assert.equal(u.code, 2, u.stderr);
+    assert.ok(u.stderr.includes(`cannot reach the endpoint ${closed.url}`) && u.stderr.includes(out.runDir), u.stderr);
+    assert.equal(JSON.parse(readFileSync(join(out.runDir, 'ledger.json'), 'utf8')).status, 'failed');
   } finally {
     await srv.close();
   }

@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { ChatClient, RequestFailure, ReplyCache, RequestLimiter, judgeAnswer, generateAndJudge, type GenerationItem } from '../../../src/core/judge';
 import { startFakeServer, type FakeRequest, type Scripted } from './fakeServer';
 import { tempDir } from '../_tmp';
+import { VERSION } from '../../../src/core/version';
 
 const MSG = [{ role: 'user' as const, content: 'hello' }];
 
@@ -143,9 +144,12 @@ test('answer correctness and faithfulness computed from claim verdicts (hand cal
     const ac = j.answerCorrectness as { score: number; tp: number; fp: number; fn: number };
     assert.deepEqual([ac.tp, ac.fp, ac.fn], [1, 1, 0]);
     assert.ok(Math.abs(ac.score - 1.625 / 2.125) < 1e-12, 'P 0.5, R 1, β 1.5');
-    // One extraction of the answer shared by both metrics, one of the reference, three verifications.
+    // One extraction of the answer shared by both metrics, one of the reference; three verifications, of
+    // which two are identical here (context = reference: answer claims against the same premise), so
+    // single flight sends them once.
     assert.equal(srv.requests.filter((r) => r.kind === 'claims').length, 2);
-    assert.equal(srv.requests.filter((r) => r.kind === 'verify').length, 3);
+    assert.equal(srv.requests.filter((r) => r.kind === 'verify').length, 2);
+    assert.equal(new Set(srv.requests.map((r) => JSON.stringify(r.body))).size, srv.requests.length);
   } finally {
     await srv.close();
   }
@@ -195,6 +199,7 @@ test('what is sent: the key as a Bearer token, the chat body, and no platform he
     const h = srv.requests[0].headers!;
     assert.equal(h.authorization, 'Bearer sk-test-key');
     for (const name of Object.keys(h)) assert.ok(!name.startsWith('x-stainless'), `${name} is not sent`);
+    assert.equal(h['user-agent'], `spanproof/${VERSION}`);
     assert.deepEqual(srv.requests[0].messages, MSG);
   } finally {
     await srv.close();

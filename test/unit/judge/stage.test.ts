@@ -87,6 +87,11 @@ test('generation stage writes answers, judges with reasons, unmeasured items, le
     assert.match(md, /\| faithfulness \| 0\.83 \[[0-9.]+, [0-9.]+\] \(3\/3\) \| 0\.00 \[0\.00, 0\.00\] \(3\/3\) \|/);
     assert.match(md, /\| similarity \| 4\.00 \[4\.00, 4\.00\] \(2\/3\)/);
     assert.doesNotMatch(md, /same model/);
+    assert.equal(md.split('\n').slice(0, 2).join('|'), '|## Answers (LLM judges)', 'a blank line before the heading');
+    // The unmeasured reasons the CLI prints are in the report too: q3 has no reference (3 metrics × 2 configs).
+    assert.match(md, /- fixed\/bm25\/none · similarity: 1× no reference answer for this question in the ground truth/);
+    // Single flight: every request the server saw is a distinct cache key (identical concurrent requests share one call).
+    assert.equal(new Set(srv.requests.map((q) => JSON.stringify(q.body))).size, srv.requests.length);
     assert.ok(existsSync(join(workspace, '.spanproof', 'cache', 'judge')), 'default cache under the workspace');
 
     // Second run: zero requests, the same answers and the same results.json.
@@ -226,6 +231,49 @@ test('fatal endpoint error (401): the loop stops, files written with status fail
     assert.equal(l.status, 'failed');
     assert.equal(l.requests, srv.requests.length);
     assert.ok(srv.requests.length <= 4, 'no retries of a 401, no new items after it');
+    // results.json and the report say failed with the reason, like ledger.json (not "cancelled").
+    const s = readSummary(runDir);
+    assert.equal(s.status, 'failed');
+    assert.match(s.error!, /HTTP 401/);
+    const md = answersMarkdown(readAnswersData(runDir)).join('\n');
+    assert.match(md, /\*\*failed\*\*: .*HTTP 401/);
+    assert.doesNotMatch(md, /cancel/);
+  } finally {
+    await srv.close();
+  }
+});
+
+test('unreachable endpoint (closed port on 127.0.0.1): stops after the first requests\' retries, status failed, bad input naming the URL', async () => {
+  const srv = await startFakeServer();
+  const url = srv.url;
+  await srv.close(); // the port is now closed
+  const { runDir } = makeRunDir();
+  await assert.rejects(runGenerationStage(runDir, { judge: { ...judge(url), retries: 1 }, noCache: true }), (e: unknown) => isSpanproofError(e) && e.code === 'bad-input' && e.message.includes(`cannot reach the endpoint ${url}`) && /--endpoint/.test(e.message));
+  const l = readLedger(runDir);
+  assert.equal(l.status, 'failed');
+  // 4 workers × (1 try + 1 retry) at most; the 6 items × 33 calls are never attempted.
+  assert.ok(l.requests >= 2 && l.requests <= 8, `requests ${l.requests}`);
+  assert.equal(readSummary(runDir).status, 'failed');
+  assert.match(readSummary(runDir).error!, /cannot reach the endpoint/);
+  assert.equal(readAnswers(runDir).length, 0);
+});
+
+test('same-model check is case-insensitive and trimmed; the fix names --allow-same-model and judge.allowSameModel', async () => {
+  const { runDir } = makeRunDir();
+  await assert.rejects(runGenerationStage(runDir, { judge: { endpoint: 'http://127.0.0.1:9/v1', generatorModel: 'Same-M', judgeModel: ' same-m ' } }), (e: unknown) => isSpanproofError(e) && e.code === 'bad-input' && /--allow-same-model/.test(e.message) && /judge\.allowSameModel/.test(e.message));
+});
+
+test('single flight: identical requests in flight at once share one HTTP call', async () => {
+  const srv = await startFakeServer({ delayMs: 50 });
+  try {
+    const c = new ChatClient({ endpoint: srv.url, cache: new ReplyCache(tempDir('spanproof-judge-sf-')) });
+    const req = { model: 'm', messages: [{ role: 'user' as const, content: 'hello' }], promptVersion: 'p' };
+    const replies = await Promise.all([c.chat(req), c.chat(req), c.chat(req), c.chat({ ...req, model: 'n' })]);
+    assert.equal(srv.requests.length, 2, 'three identical requests → one call; a different model → its own');
+    assert.deepEqual(replies.map((r) => r.cached), [false, true, true, false]);
+    assert.equal(replies[1].content, replies[0].content);
+    const l = c.ledger.snapshot({ status: 'succeeded', items: { done: 0, total: 0 }, sameModel: false });
+    assert.deepEqual([l.requests, l.cachedResponses], [srv.requests.length, 2]);
   } finally {
     await srv.close();
   }

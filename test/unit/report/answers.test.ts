@@ -39,11 +39,13 @@ test('a same-model run is flagged in the Markdown and the HTML report, with the 
     // The section comes after the retrieval report, before the end of the HTML document.
     assert.ok(md.indexOf('## Ranking') < md.indexOf('## Answers'));
     assert.ok(html.indexOf('id="answers"') < html.indexOf('</body>'));
-    // Ledger line = the server's own count (a fresh cache: every call was a request).
+    // Ledger line = the server's own count (a fresh cache: every call was a request, or shared an
+    // identical request in flight — single flight — counted as served from the cache).
     const n = srv.requests.length;
+    const shared = r.ledger.cachedResponses;
     assert.ok(n > 0);
-    assert.ok(md.includes(`- ledger: ${n} request(s), 0 from the cache, ${10 * n} prompt + ${5 * n} completion tokens`), md);
-    assert.ok(html.includes(`<li>ledger: ${n} request(s), 0 from the cache, ${10 * n} prompt + ${5 * n} completion tokens</li>`));
+    assert.ok(md.includes(`- ledger: ${n} request(s), ${shared} from the cache, ${10 * n} prompt + ${5 * n} completion tokens`), md);
+    assert.ok(html.includes(`<li>ledger: ${n} request(s), ${shared} from the cache, ${10 * n} prompt + ${5 * n} completion tokens</li>`));
     // booleanCorrectness, hand-checked from the fixture: q1 and q2 answers contain their reference in both
     // configs (1, 1); q3 has no reference answer → unmeasured, counted in the total: mean 1 over 2 of 3.
     assert.match(md, new RegExp(`\\| booleanCorrectness \\| 1\\.00 \\[1\\.00, 1\\.00\\] \\(2/3\\) \\| 1\\.00 \\[1\\.00, 1\\.00\\] \\(2/3\\) \\|`));
