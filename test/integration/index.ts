@@ -225,6 +225,18 @@ test('a full run is judged through a fake endpoint: refused (nothing written) wi
   }
 });
 
+test('Show Results, then Show Answers, reuse the one results panel', async () => {
+  const panels = () =>
+    vscode.window.tabGroups.all.flatMap((g) => g.tabs).filter((t) => t.input instanceof vscode.TabInputWebview && t.input.viewType.endsWith('spanproof.results'));
+  const before = panels().length;
+  await vscode.commands.executeCommand('spanproof.showResults');
+  await until(() => panels().length > 0, 'the results panel');
+  const dir = folder().runs.runs.find((r) => r.status === 'succeeded')?.dir;
+  await vscode.commands.executeCommand('spanproof.showResults', dir, 'answers'); // what the Show Answers button runs
+  await sleep(500);
+  assert.equal(panels().length, Math.max(1, before), 'one results panel, revealed again');
+});
+
 export async function run(): Promise<void> {
   const out: Outcome[] = [];
   for (const t of tests) {
