@@ -56,7 +56,7 @@ function header(d: AnswersData): HTMLElement {
     'section',
     { class: 'answers-header' },
     s
-      ? h('p', {}, `Generator `, h('b', {}, s.generatorModel), `, judge `, h('b', {}, s.judgeModel), ` at ${s.endpoint}`, s.repeats > 1 ? ` — ${s.repeats} repeats per judgement` : '', s.status === 'cancelled' ? ' — cancelled: answers finished before the cancel' : '')
+      ? h('p', {}, `Generator `, h('b', {}, s.generatorModel), `, judge `, h('b', {}, s.judgeModel), ` at ${s.endpoint}`, s.repeats > 1 ? ` — ${s.repeats} repeats per judgement` : '', s.status === 'cancelled' ? ' — cancelled: answers finished before the cancel' : s.status === 'failed' ? ` — failed: ${s.error ?? 'see ledger.json'} (answers finished before the failure)` : '')
       : h('p', {}, 'The run has answers but no aggregates (the generation did not finish).'),
     s?.sameModel ? h('p', { class: 'warning', role: 'alert' }, 'The same model generated and judged these answers: judges favour their own output.') : null,
     l
