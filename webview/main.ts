@@ -11,7 +11,7 @@ import '@vscode-elements/elements/dist/vscode-tab-panel/index.js';
 import '@vscode-elements/elements/dist/vscode-single-select/index.js';
 import '@vscode-elements/elements/dist/vscode-option/index.js';
 import '@vscode-elements/elements/dist/vscode-progress-bar/index.js';
-import type { ConfigResult, MissDetail, QuestionRecord, RankingEntry, RunData, RunSummary } from '../src/shared/protocol';
+import type { ConfigResult, EvidenceFile, LiveQuestionData, MissDetail, QuestionRecord, RankingEntry, RunData, RunSummary } from '../src/shared/protocol';
 import { describeProgress } from '../src/shared/protocol';
 import { getState, onNotify, request, send, setState } from './rpc';
 import { append, clear, fmt, h } from './dom';
@@ -50,6 +50,8 @@ let data: RunData | null = null;
 let runs: RunSummary[] = [];
 let progress: { done: number; total: number; stage: string } | null = null;
 let banner: { kind: 'error' | 'info'; text: string } | null = null;
+/** A live one-question re-run (host `liveQuestion`, nothing on disk): the Question tab shows it instead of the run's records. */
+let live: LiveQuestionData | null = null;
 /** Workspace Trust (host `trust` notification): running is disabled in Restricted Mode. */
 let trusted = true;
 const RESTRICTED_TIP = 'Running an evaluation needs a trusted workspace (Restricted Mode). Use "Manage Workspace Trust" to trust this folder.';
@@ -110,7 +112,10 @@ function header(): HTMLElement {
     const o = h('vscode-option', { value: r.dir, ...(r.dir === ui.runDir ? { selected: true } : {}) }, `${r.id} · ${r.status}`);
     select.appendChild(o);
   }
-  select.addEventListener('change', () => void openRun((select as unknown as { value: string }).value));
+  select.addEventListener('change', () => {
+    live = null;
+    void openRun((select as unknown as { value: string }).value);
+  });
   const run = data?.run;
   const a = data?.results?.acceptance ?? run?.acceptance;
   return h(
@@ -143,6 +148,7 @@ function progressView(): HTMLElement | null {
 }
 
 function tabs(): HTMLElement {
+  if (!data && live) return h('section', { class: 'tabpanel', 'data-panel': 'question', 'aria-label': 'Question' }, questionView());
   if (!data) {
     return h('section', { class: 'empty' }, runs.length ? 'Select a run.' : 'Run an evaluation (Spanproof: Run Evaluation) to see the ranking here.', historyView());
   }
@@ -638,15 +644,46 @@ function answersView(): Node {
 // ------------------------------------------------------------------------------------------------
 // Question detail
 
-function questionView(): Node {
+/** What the Question tab shows: the open run's records, or a live one-question re-run's. */
+interface QuestionSource {
+  qs: EvidenceFile['questions'];
+  qids: string[];
+  configs: string[];
+  idx: Map<string, QuestionRecord>;
+  k: number;
+}
+
+function questionSource(): QuestionSource {
+  if (live) {
+    const idx = new Map(live.records.map((r) => [`${r.question}\u0000${r.config}`, r] as const));
+    return { qs: live.question ? [live.question] : [], qids: [live.questionId], configs: live.records.map((r) => r.config), idx, k: live.k };
+  }
   const qs = data?.evidence?.questions ?? [];
   const qids = qs.length ? qs.map((q) => q.id) : [...new Set((data?.questions ?? []).map((r) => r.question))];
-  const qid = ui.question ?? qids[0];
-  const configs = rows().sort((a, b) => a.rank - b.rank).map((r) => r.id);
-  const cfg = ui.config ?? configs[0];
+  return { qs, qids, configs: rows().sort((a, b) => a.rank - b.rank).map((r) => r.id), idx: recordIndex(), k: data?.results?.k ?? 5 };
+}
+
+function liveNote(l: LiveQuestionData): Node {
+  const recs = l.records.filter((r) => r.status === 'ok');
+  const hits = recs.filter((r) => r['hit@5'] === 1).length;
+  return h(
+    'p',
+    { class: 'banner info live', role: 'status', 'data-testid': 'live-rerun', 'data-question': l.questionId },
+    `Live re-run of ${l.questionId} (not saved as a run): hit@${l.k} in ${hits} of ${recs.length} configs. `,
+    data
+      ? h('button', { class: 'link', 'data-testid': 'live-back', onclick: () => { live = null; render(); } }, `Back to run ${data.run.id}`)
+      : null,
+  );
+}
+
+function questionView(): Node {
+  const { qs, qids, configs, idx, k } = questionSource();
+  const qid = live ? live.questionId : (ui.question ?? qids[0]);
+  const cfg = ui.config && configs.includes(ui.config) ? ui.config : configs[0];
   const qSel = h('vscode-single-select', { 'aria-label': 'Question', 'data-testid': 'question-select' });
-  for (const id of qids) qSel.appendChild(h('vscode-option', { value: id, ...(id === qid ? { selected: true } : {}) }, `${id} — ${questionText(id)}`));
+  for (const id of qids) qSel.appendChild(h('vscode-option', { value: id, ...(id === qid ? { selected: true } : {}) }, `${id} — ${qs.find((x) => x.id === id)?.question ?? questionText(id)}`));
   qSel.addEventListener('change', () => {
+    live = null; // another question: back to the run's records
     ui.question = (qSel as unknown as { value: string }).value;
     save();
     render();
@@ -659,10 +696,9 @@ function questionView(): Node {
     render();
   });
   const q = qs.find((x) => x.id === qid);
-  const rec = recordIndex().get(`${qid}\u0000${cfg}`);
-  const k = data?.results?.k ?? 5;
-  const out = h('div', { class: 'detail', 'data-testid': 'question-detail', 'data-question': qid ?? '', 'data-config': cfg ?? '' });
-  append(out, [h('div', { class: 'pickers' }, h('label', {}, 'Question ', qSel), h('label', {}, 'Config ', cSel))]);
+  const rec = idx.get(`${qid}\u0000${cfg}`);
+  const out = h('div', { class: 'detail', 'data-testid': 'question-detail', 'data-question': qid ?? '', 'data-config': cfg ?? '', 'data-live': String(!!live) });
+  append(out, [live ? liveNote(live) : null, h('div', { class: 'pickers' }, h('label', {}, 'Question ', qSel), h('label', {}, 'Config ', cSel))]);
   if (!q || !rec) {
     out.appendChild(h('p', {}, 'No record for this question and config.'));
     return out;
@@ -898,6 +934,7 @@ onNotify((n) => {
       render();
       break;
     case 'showRun': {
+      live = null;
       const tab = n.data.tab;
       void refreshRuns().then(async () => {
         if (tab) ui.tab = tab; // openRun renders with it (and saves it)
@@ -911,8 +948,17 @@ onNotify((n) => {
       break;
     case 'runFinished':
       progress = null;
+      if (n.data.runDir) live = null; // a new saved run replaces a live re-run
       if (n.data.status !== 'succeeded') banner = { kind: n.data.status === 'failed' ? 'error' : 'info', text: `Evaluation ${n.data.status}. Earlier runs are intact.` };
       void refreshRuns().then(() => (n.data.runDir ? openRun(n.data.runDir) : render()));
+      break;
+    case 'liveQuestion':
+      live = n.data;
+      ui.tab = 'question';
+      ui.question = n.data.questionId;
+      save();
+      render();
+      (document.querySelector('[data-testid="live-rerun"]') as HTMLElement | null)?.scrollIntoView({ block: 'start' });
       break;
     case 'trust':
       trusted = n.data.trusted;

@@ -11,7 +11,7 @@ import { readRun, listRuns, writeFileAtomic } from '../core/runs';
 import { readBiasInputFromRun, runBiasStudy, type BiasStudy } from '../core/bias';
 import { readAnswers } from '../core/judge';
 import { decodeDocument } from '../core/corpus';
-import { isWebviewToHost, type ErrorPayload, type GridRunResult, type HostToWebview, type ResultsTab, type WebviewToHost } from '../shared/protocol';
+import { isWebviewToHost, type ErrorPayload, type GridRunResult, type HostToWebview, type LiveQuestionData, type ResultsTab, type WebviewToHost } from '../shared/protocol';
 import type { Spanproof } from './spanproof';
 
 export class ResultsPanel implements vscode.WebviewPanelSerializer, vscode.Disposable {
@@ -37,16 +37,57 @@ export class ResultsPanel implements vscode.WebviewPanelSerializer, vscode.Dispo
     if (dir) this.post({ type: 'notify', event: 'showRun', data: tab ? { runDir: dir, tab } : { runDir: dir } });
   }
 
-  /** Results of a one-question run (not written to disk): summarised in a message. */
-  showAdHoc(result: GridRunResult): void {
+  /** The last live one-question re-run the webview was sent and accepted (postMessage resolved true); for tests. */
+  lastLiveDelivered: LiveQuestionData | null = null;
+  private live: LiveQuestionData | null = null;
+
+  /**
+   * Results of a one-question run (not written to disk): the records go to the Question tab of the
+   * panel (when it is open; "Show" opens it), and a notification summarises them.
+   */
+  showAdHoc(result: GridRunResult, questionId: string): void {
     const recs = result.records ?? [];
     const hits = recs.filter((r) => r['hit@5'] === 1).length;
     const scored = recs.filter((r) => r.status === 'ok').length;
-    const q = recs[0]?.question ?? '';
     const causes = new Map<string, number>();
     for (const r of recs) if (r.cause) causes.set(r.cause, (causes.get(r.cause) ?? 0) + 1);
     const c = [...causes].map(([k, v]) => `${k} ×${v}`).join(', ');
-    void vscode.window.showInformationMessage(`Spanproof: ${q} — hit@5 in ${hits}/${scored} configs${c ? `; misses: ${c}` : ''}.`);
+    this.live = { questionId, question: this.liveQuestion(questionId), records: recs, k: result.results.k };
+    if (this.panel) this.post({ type: 'notify', event: 'liveQuestion', data: this.live });
+    const live = this.live;
+    void vscode.window
+      .showInformationMessage(`Spanproof: live re-run of ${questionId} (not saved as a run) — hit@${live.k} in ${hits} of ${scored} configs${c ? `; misses: ${c}` : ''}.`, 'Show')
+      .then((choice) => choice && this.showLive(live));
+  }
+
+  /** Reveal (or create) the panel and show a live re-run in its Question tab. */
+  async showLive(live: LiveQuestionData | null = this.live): Promise<void> {
+    if (!live) return;
+    if (!this.panel) this.attach(vscode.window.createWebviewPanel(ResultsPanel.viewType, 'Spanproof Results', vscode.ViewColumn.Beside, this.options()));
+    else this.panel.reveal(this.panel.viewColumn, false);
+    this.post({ type: 'notify', event: 'liveQuestion', data: live });
+  }
+
+  /** The resolved question with its evidence text, as evidence.json holds it. */
+  private liveQuestion(id: string): LiveQuestionData['question'] {
+    const f = this.sp.primary();
+    const q = f?.store.resolution?.questions.find((x) => x.id === id);
+    if (!f || !q) return null;
+    return { id: q.id, question: q.question, match: q.match, spans: q.spans.map((s) => ({ source: s.source, start: s.start, end: s.end, text: this.textOf(s.source)?.slice(s.start, s.end) ?? '' })) };
+  }
+
+  /** Current text of a workspace document (the open editor's, else decoded from disk); undefined when unreadable. */
+  private textOf(source: string): string | undefined {
+    const f = this.sp.primary();
+    if (!f) return undefined;
+    const open = f.store.openDocument(source);
+    if (open) return open.getText();
+    try {
+      const d = decodeDocument(source, readFileSync(path.join(f.store.folder.uri.fsPath, ...source.split('/'))));
+      return 'text' in d ? d.text : undefined;
+    } catch {
+      return undefined;
+    }
   }
 
   notifyRunsChanged(): void {
@@ -97,7 +138,9 @@ export class ResultsPanel implements vscode.WebviewPanelSerializer, vscode.Dispo
       this.queue.push(m);
       return;
     }
-    void this.panel.webview.postMessage(m);
+    void this.panel.webview.postMessage(m).then((ok) => {
+      if (ok && m.type === 'notify' && m.event === 'liveQuestion') this.lastLiveDelivered = m.data;
+    });
   }
 
   private async onMessage(m: unknown): Promise<void> {
@@ -107,7 +150,7 @@ export class ResultsPanel implements vscode.WebviewPanelSerializer, vscode.Dispo
       this.ready = true;
       const q = this.queue;
       this.queue = [];
-      for (const x of q) void this.panel?.webview.postMessage(x);
+      for (const x of q) this.post(x);
       return;
     }
     if (msg.type === 'state') return;
@@ -133,12 +176,7 @@ export class ResultsPanel implements vscode.WebviewPanelSerializer, vscode.Dispo
       case 'readSpan': {
         if (!f) return null;
         const { source, start, end } = msg.params;
-        const open = f.store.openDocument(source);
-        let text: string | undefined = open?.getText();
-        if (text === undefined) {
-          const d = decodeDocument(source, readFileSync(path.join(f.store.folder.uri.fsPath, ...source.split('/'))));
-          text = 'text' in d ? d.text : undefined;
-        }
+        const text = this.textOf(source);
         return text === undefined ? null : { text: text.slice(Math.max(0, start), Math.min(text.length, end)) };
       }
       case 'revealSpan':

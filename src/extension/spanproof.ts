@@ -485,7 +485,7 @@ export class Spanproof implements vscode.Disposable {
       await this.panel.show(result.runDir);
       if (result.status === 'succeeded') this.offerAnswers(f, result.runDir);
     } else if (result && questionIds) {
-      this.panel.showAdHoc(result);
+      this.panel.showAdHoc(result, questionIds[0]);
     }
   }
 

@@ -231,7 +231,21 @@ export type HostToWebview =
   | { type: 'notify'; event: 'runFinished'; data: { runDir: string | null; status: RunStatus } }
   | { type: 'notify'; event: 'workerCrashed'; data: { message: string } }
   /** Workspace Trust: in Restricted Mode (`trusted: false`) running is disabled; sent on attach and when trust is granted. */
-  | { type: 'notify'; event: 'trust'; data: { trusted: boolean } };
+  | { type: 'notify'; event: 'trust'; data: { trusted: boolean } }
+  /** A one-question re-run (writeRun: false): shown in the Question tab, marked as not saved as a run. */
+  | { type: 'notify'; event: 'liveQuestion'; data: LiveQuestionData };
+
+/**
+ * Records of a live one-question re-run for the Question tab (nothing on disk). `question` is the
+ * resolved question with its evidence text (as in evidence.json), null when it no longer resolves;
+ * `records`: one per config, in ranking order of the grid (`results.configs` order); `k` = results.k.
+ */
+export interface LiveQuestionData {
+  questionId: string;
+  question: EvidenceFile['questions'][number] | null;
+  records: QuestionRecord[];
+  k: number;
+}
 
 export function isWebviewToHost(x: unknown): x is WebviewToHost {
   return isObj(x) && (x.type === 'ready' || x.type === 'state' || (x.type === 'request' && typeof x.seq === 'number' && typeof x.method === 'string'));
