@@ -3,34 +3,20 @@
  * results.json `"answers"`. Tolerant of a run without answers (null); a damaged line is an error
  * naming the file and line.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { SpanproofError } from '../errors';
+import { readJsonFile, readJsonLines } from '../runs/files';
 import type { AnswersData } from '../../shared/answers';
 import type { AnswerRecord, AnswersSummary, LedgerFile } from './types';
 
-function json<T>(file: string): T | null {
-  if (!existsSync(file)) return null;
-  try {
-    return JSON.parse(readFileSync(file, 'utf8')) as T;
-  } catch (e) {
-    throw new SpanproofError('bad-input', `not valid JSON: ${(e as Error).message}`, { file, fix: 're-run the generation (spanproof generate <run dir>).' });
-  }
-}
+const FIX = 're-run the generation (spanproof generate <run dir>).';
+const json = <T>(file: string): T | null => readJsonFile<T>(file, FIX);
 
 /** The answers of a run, or null when it has none. Throws SpanproofError('bad-input') naming the damaged file/line. */
 export function readAnswers(runDir: string): AnswersData | null {
   const file = join(runDir, 'answers.jsonl');
   if (!existsSync(file)) return null;
-  const records: AnswerRecord[] = [];
-  readFileSync(file, 'utf8').split('\n').forEach((line, i) => {
-    if (!line.trim()) return;
-    try {
-      records.push(JSON.parse(line) as AnswerRecord);
-    } catch (e) {
-      throw new SpanproofError('bad-input', `not valid JSON: ${(e as Error).message}`, { file, field: `line ${i + 1}`, fix: 're-run the generation (spanproof generate <run dir>).' });
-    }
-  });
+  const records = readJsonLines<AnswerRecord>(file, FIX);
   const results = json<{ answers?: AnswersSummary }>(join(runDir, 'results.json'));
   const evidence = json<{ questions?: Array<{ id: string; question: string }> }>(join(runDir, 'evidence.json'));
   return {

@@ -3,34 +3,19 @@
  * mid-way has a run.json with status `running`/`cancelled` and maybe no results; that is listed, not
  * an error. A folder without run.json is not a run.
  */
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { SpanproofError } from '../errors';
+import { readJsonFile, readJsonLines } from './files';
 import type { EvidenceFile, RunData } from '../../shared/protocol';
 import type { QuestionRecord, RankingEntry, ResultsFile, RunFile, RunSummary, TimingsFile } from './types';
 
-function readJson<T>(file: string): T | null {
-  if (!existsSync(file)) return null;
-  try {
-    return JSON.parse(readFileSync(file, 'utf8')) as T;
-  } catch (e) {
-    throw new SpanproofError('bad-input', `not valid JSON: ${(e as Error).message}`, { file, fix: 'the run file is damaged; re-run the evaluation.' });
-  }
-}
+const RUN_FIX = 'the run file is damaged; re-run the evaluation.';
+const readJson = <T>(file: string): T | null => readJsonFile<T>(file, RUN_FIX);
 
 /** Parses questions.jsonl (one QuestionRecord per line; blank lines ignored). Errors name the line. */
 export function readQuestionsJsonl(file: string): QuestionRecord[] {
-  if (!existsSync(file)) return [];
-  const out: QuestionRecord[] = [];
-  readFileSync(file, 'utf8').split('\n').forEach((line, i) => {
-    if (!line.trim()) return;
-    try {
-      out.push(JSON.parse(line) as QuestionRecord);
-    } catch (e) {
-      throw new SpanproofError('bad-input', `not valid JSON: ${(e as Error).message}`, { file, field: `line ${i + 1}`, fix: 're-run the evaluation.' });
-    }
-  });
-  return out;
+  return readJsonLines<QuestionRecord>(file, 're-run the evaluation.');
 }
 
 /** Reads every file of a run directory. Throws SpanproofError('not-found') when `dir` has no run.json. */

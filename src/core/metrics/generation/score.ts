@@ -17,7 +17,7 @@ import { meteorScore } from './meteor';
 import { pySplit } from './ngrams';
 import { PorterStemmer } from './porter';
 import { rougeL, rougeLsum, rougeN, rougeTokenize } from './rouge';
-import { normalizeAnswer, squadScore } from './squad';
+import { normalizeAnswer, squadScore, tokenBagF1 } from './squad';
 
 export type GenerationMetric = 'em' | 'f1' | 'bleu1' | 'bleu2' | 'bleu4' | 'rouge1' | 'rouge2' | 'rougeL' | 'rougeLsum' | 'gleu' | 'meteor' | 'keyword';
 export type TokenizationMode = 'unicode' | 'reference';
@@ -62,24 +62,6 @@ export function unicodeTokens(text: string, locale = 'und'): string[] {
 
 const stemmer = new PorterStemmer();
 
-function bagF1(pred: readonly string[], gold: readonly string[]): number {
-  if (pred.length === 0 || gold.length === 0) return pred.length === gold.length ? 1 : 0;
-  const g = new Map<string, number>();
-  for (const t of gold) g.set(t, (g.get(t) ?? 0) + 1);
-  let same = 0;
-  for (const t of pred) {
-    const c = g.get(t) ?? 0;
-    if (c > 0) {
-      same++;
-      g.set(t, c - 1);
-    }
-  }
-  if (same === 0) return 0;
-  const p = same / pred.length;
-  const r = same / gold.length;
-  return (2 * p * r) / (p + r);
-}
-
 /**
  * Scores `prediction` against `references` (one or more reference answers) with the requested
  * metrics. Multi-reference rules follow the references: max over references for F1/EM, ROUGE
@@ -101,7 +83,7 @@ export function scoreGeneration(prediction: string, references: readonly string[
         if (uni) {
           const norm = (s: string): string[] => unicodeTokens(s, locale).filter((t) => !/^(a|an|the)$/.test(t));
           const p = norm(prediction);
-          const best = Math.max(...refs.map((r) => (metric === 'f1' ? bagF1(p, norm(r)) : Number(p.join(' ') === norm(r).join(' ')))));
+          const best = Math.max(...refs.map((r) => (metric === 'f1' ? tokenBagF1(p, norm(r), 'v2.0') : Number(p.join(' ') === norm(r).join(' ')))));
           out.push({ metric, value: best, tokenizer: 'intl-segmenter (articles a/an/the removed)', implementation: 'SQuAD v2.0 token F1 / EM' });
         } else {
           const s = squadScore(prediction, refs, 'v2.0');

@@ -24,7 +24,11 @@ export function normalizeAnswer(s: string): string {
   return pySplit(noPunc.replace(ARTICLES, ' ')).join(' ');
 }
 
-function bagF1(predToks: readonly string[], goldToks: readonly string[], version: SquadVersion): number {
+/**
+ * Token-bag F1 of SQuAD's evaluate script (Counter intersection), on already-normalised tokens.
+ * v2.0: an empty side scores 1 when both are empty, else 0; v1.1 lets it fall through to 0.
+ */
+export function tokenBagF1(predToks: readonly string[], goldToks: readonly string[], version: SquadVersion): number {
   if (version === 'v2.0' && (predToks.length === 0 || goldToks.length === 0)) return predToks.length === goldToks.length ? 1 : 0;
   const gold = new Map<string, number>();
   for (const t of goldToks) gold.set(t, (gold.get(t) ?? 0) + 1);
@@ -44,7 +48,7 @@ function bagF1(predToks: readonly string[], goldToks: readonly string[], version
 
 /** SQuAD token F1 of one prediction against one gold answer (0–1). */
 export function tokenF1(prediction: string, gold: string, version: SquadVersion = 'v1.1'): number {
-  return bagF1(pySplit(normalizeAnswer(prediction)), pySplit(normalizeAnswer(gold)), version);
+  return tokenBagF1(pySplit(normalizeAnswer(prediction)), pySplit(normalizeAnswer(gold)), version);
 }
 
 /** SQuAD exact match (1 or 0) after normalisation. */
