@@ -1,6 +1,6 @@
 /**
  * Generation-loop benchmark (printed, never asserted), against the fake OpenAI-compatible server of
- * the tests on 127.0.0.1 (test/unit/judge/fakeServer.ts):
+ * the tests on 127.0.0.1 (test/helpers/fakeServer.ts):
  * 1. throughput at concurrency 1, 4 and 16 with a simulated endpoint latency of 25 ms per request —
  *    items/s and requests/s (an item = 1 answer + all 9 judge metrics, 13 requests);
  * 2. the same with 0 ms latency (HTTP + client cost);
@@ -14,7 +14,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ChatClient, ReplyCache, generateAndJudge, type ChatReply, type ChatRequest, type GenerationItem } from '../src/core/judge/index';
-import { cannedContent, startFakeServer, type FakeRequest } from '../test/unit/judge/fakeServer';
+import { cannedContent, startFakeServer, type FakeRequest } from '../test/helpers/fakeServer';
 
 const argN = process.argv.slice(2).find((a) => /^\d+$/.test(a));
 const N = argN ? Number(argN) : process.argv.includes('--quick') ? 16 : 48;

@@ -11,7 +11,7 @@ import { SpanproofError } from '../core/errors';
 import { ChatClient, RequestFailure, JUDGE_METRICS, ReplyCache, checkModels, judgeAnswer, runGenerationStage, unmeasuredReasons, type AnswerAggregate, type GenerationStageResult, type JudgeMetric, type JudgeScore, type LedgerFile, type PriceTable } from '../core/judge';
 import { resolveCacheDir } from '../core/runs';
 import type { RunSettings } from '../shared/settings';
-import type { AnswerItem, AnswerJudge } from '../core/interop/answers';
+import type { AnswerItem, AnswerJudge } from '../core/score/answers';
 import { join } from 'node:path';
 
 export interface JudgeCliOptions {

@@ -13,7 +13,7 @@ export * from './metrics/generation';
 export * from './models';
 export * from './retrieval';
 export * from './cache';
-export * from './interop';
+export * from './import';
 export * from './bias';
 export { runGrid, runEngine, planConfigs, configId, parseRunSettings, GridClient, defaultWorkerPath, ResidentState, ChunkCache, TAU_SWEEP, type GridHooks, type ConfigPlan, type ItemRecord } from './grid';
 export { readRun, listRuns, createRunDir, resolveRunsRoot, resolveCacheDir, userCacheDir, stableStringify, writeFileAtomic, RESULT_METRICS, type RunFile, type ResultsFile, type RankingEntry, type QuestionRecord, type TimingsFile, type RunSummary, type ConfigResult, type RunStatus } from './runs';

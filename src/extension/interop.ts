@@ -7,7 +7,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { readRun, writeFileAtomic } from '../core/runs';
 import { renderRunReport, type ReportFormat } from '../core/report';
-import { IMPORT_FORMATS, runImport, writeImport, type ImportFormat } from '../core/interop';
+import { IMPORT_FORMATS, runImport, writeImport, type ImportFormat } from '../core/import';
 import type { Spanproof } from './spanproof';
 
 /**

@@ -12,7 +12,7 @@ import * as vscode from 'vscode';
 import type { Spanproof } from '../../src/extension/spanproof';
 import { storeJudgeApiKey } from '../../src/extension/answers';
 import type { GenerationStageResult } from '../../src/core/judge';
-import { startFakeServer } from '../unit/judge/fakeServer';
+import { startFakeServer } from '../helpers/fakeServer';
 
 interface Outcome {
   name: string;

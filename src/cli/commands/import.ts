@@ -10,7 +10,7 @@ import type { Command } from 'commander';
 import { loadCorpus } from '../../core/corpus';
 import { SpanproofError } from '../../core/errors';
 import { resolveGroundTruth } from '../../core/groundtruth';
-import { IMPORT_FORMATS, nothingConvertedError, runImport, writeImport, type ConversionReport, type ImportFormat } from '../../core/interop';
+import { IMPORT_FORMATS, nothingConvertedError, runImport, writeImport, type ConversionReport, type ImportFormat } from '../../core/import';
 import type { SetExit } from './index';
 
 interface ImportCliOptions { workspace: string; documents?: string; minSimilarity?: string; json?: boolean }

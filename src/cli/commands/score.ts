@@ -2,11 +2,11 @@
  * `spanproof score <azure|ragas|memory> <path> [--metrics a,b] [--json]` (SPEC §11): evaluate an
  * answer-level dataset (no retrieval). azure/ragas: generation metrics per item and their means with
  * a bootstrap CI; memory: keyword-overlap accuracy/precision/recall/F1 from confusion counts,
- * coverage and latency (src/core/interop/memory.ts).
+ * coverage and latency (src/core/score/memory.ts).
  */
 import type { Command } from 'commander';
 import { SpanproofError } from '../../core/errors';
-import { nothingToScoreError, readAzureJsonl, readMemoryEval, readRagasAnswers, SCORE_FORMATS, scoreAnswers, scoreMemoryEval, type AnswerScoreReport, type MemoryEvalReport } from '../../core/interop';
+import { nothingToScoreError, readAzureJsonl, readMemoryEval, readRagasAnswers, SCORE_FORMATS, scoreAnswers, scoreMemoryEval, type AnswerScoreReport, type MemoryEvalReport } from '../../core/score';
 import { GENERATION_METRICS, type GenerationMetric } from '../../core/metrics/generation';
 import type { SetExit } from './index';
 import { addJudgeOptions, judgesForScore, ledgerLine, type JudgeCliOptions } from '../judge';

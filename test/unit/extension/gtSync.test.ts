@@ -7,7 +7,7 @@ import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { GroundTruthSync, realDisk, type GroundTruthDisk } from '../../../src/extension/gtSync';
 import type { GroundTruthFile, Question } from '../../../src/core/groundtruth';
-import { tempDir } from '../_tmp';
+import { tempDir } from '../../helpers/tmp';
 
 const q = (id: string): Question => ({ id, question: `Q ${id}`, evidence: [{ source: 'a.md', exact: `quote of ${id} long enough` }] });
 const initial: GroundTruthFile = { spanproof: 1, questions: [q('a'), q('b'), q('c')] };

@@ -1,0 +1,7 @@
+/**
+ * Fuzzy text alignment, used only by importers and reports (SPEC §3.2: never in resolution): Python
+ * difflib's SequenceMatcher ratio, and the alignment of an excerpt to the document text it came from
+ * (similarity reported).
+ */
+export { sequenceMatcherRatio, SequenceMatcher } from './sequence-matcher';
+export { alignExcerpt, type Alignment } from './align';

@@ -1,0 +1,119 @@
+/**
+ * Chroma chunking-evaluation CSV (github.com/brandonstarxel/chunking_evaluation,
+ * `general_evaluation_data/questions_df.csv`): columns `question, references, corpus_id`;
+ * `references` is a JSON array of `{content, start_index, end_index}` with offsets in **Python code
+ * points** into `corpora/<corpus_id>.md` beside the CSV. Each question becomes one ground-truth
+ * question with one evidence item per reference (`match: "all"`, as their recall counts every
+ * reference), offsets converted to UTF-16 and prefix/suffix taken from the document.
+ *
+ * Where `text[start:end] !== content` (an offset that points elsewhere, e.g. at the first occurrence
+ * of a repeated sentence), the reference is aligned by its content (exact, else fuzzy — reported).
+ */
+import * as path from 'node:path';
+import { parse } from 'csv-parse/sync';
+import { SpanproofError } from '../errors';
+import { makeSelector, type EvidenceSelector, type Question } from '../groundtruth';
+import { alignExcerpt } from '../align/align';
+import { bump, emptyReport, placeExternal, readTextFile, requirePath } from './common';
+import { codePointToUtf16 } from './offsets';
+import type { ImportedDocument, ImportOptions, ImportResult } from './index';
+
+interface ChromaRef { content: string; start_index: number; end_index: number }
+
+/**
+ * Imports a Chroma `questions_df.csv`.
+ * @param csvFile the CSV; the corpora are read from `<dir of csvFile>/corpora/<corpus_id>.md`
+ * @throws SpanproofError('not-found') for a missing CSV; ('bad-input') when the header lacks a column.
+ *   A bad row (invalid JSON, unknown corpus, offsets outside the text) is rejected in the report.
+ */
+export function importChroma(csvFile: string, opts: ImportOptions): ImportResult {
+  requirePath(csvFile, false, 'pass the path of questions_df.csv.');
+  const report = emptyReport('chroma', csvFile);
+  const text = readTextFile(csvFile, 'Chroma questions CSV');
+  let rows: string[][];
+  try {
+    rows = parse(text, { relax_column_count: true, skip_empty_lines: true }) as string[][];
+  } catch (e) {
+    throw new SpanproofError('bad-input', `not valid CSV: ${(e as Error).message}`, { file: csvFile, fix: 'export the file as RFC 4180 CSV.', cause: e });
+  }
+  const header = rows[0] ?? [];
+  const col = (name: string): number => {
+    const i = header.indexOf(name);
+    if (i < 0) throw new SpanproofError('bad-input', `the header has no "${name}" column (found: ${header.join(', ')}).`, { file: csvFile, field: 'line 1', fix: 'the CSV needs the columns question, references, corpus_id.' });
+    return i;
+  };
+  const [qi, ri, ci] = [col('question'), col('references'), col('corpus_id')];
+  const corporaDir = path.join(path.dirname(csvFile), 'corpora');
+  const corpora = new Map<string, { text: string; source: string; toU16: (cp: number) => number | undefined } | { error: string }>();
+  const documents: ImportedDocument[] = [];
+  const questions: Question[] = [];
+  let astral = false;
+  for (let r = 1; r < rows.length; r++) {
+    const row = rows[r];
+    const line = r + 1;
+    report.rowsRead++;
+    const id = `chroma-${String(r).padStart(3, '0')}`;
+    const reject = (reason: string): void => void report.rejected.push({ row: line, id, reason });
+    const question = (row[qi] ?? '').trim();
+    const corpusId = (row[ci] ?? '').trim();
+    if (!question) { reject('empty "question"'); continue; }
+    if (!/^[\w.-]+$/.test(corpusId)) { reject(`corpus_id ${JSON.stringify(corpusId)} is not a file name`); continue; }
+    let corpus = corpora.get(corpusId);
+    if (!corpus) {
+      const file = path.join(corporaDir, `${corpusId}.md`);
+      try {
+        const t = readTextFile(file, 'Chroma corpus');
+        const placed = placeExternal(opts.workspace, file, `corpora/${corpusId}.md`, t);
+        if (placed.copy) documents.push(placed.copy);
+        if (/[\ud800-\udfff]/.test(t)) astral = true;
+        corpus = { text: t, source: placed.source, toU16: codePointToUtf16(t) };
+      } catch (e) {
+        corpus = { error: `corpus ${corpusId}: ${(e as Error).message}` };
+      }
+      corpora.set(corpusId, corpus);
+    }
+    if ('error' in corpus) { reject(corpus.error); continue; }
+    let refs: ChromaRef[];
+    try {
+      refs = JSON.parse(row[ri] ?? '') as ChromaRef[];
+      if (!Array.isArray(refs) || refs.length === 0) throw new Error('expected a non-empty JSON array');
+    } catch (e) {
+      reject(`"references" is not a JSON array of {content,start_index,end_index}: ${(e as Error).message}`);
+      continue;
+    }
+    const evidence: EvidenceSelector[] = [];
+    let bad: string | null = null;
+    const seen = new Set<string>();
+    for (const [k, ref] of refs.entries()) {
+      if (typeof ref?.content !== 'string' || !Number.isInteger(ref.start_index) || !Number.isInteger(ref.end_index)) { bad = `references[${k}] lacks content/start_index/end_index`; break; }
+      const s = corpus.toU16(ref.start_index);
+      const e = corpus.toU16(ref.end_index);
+      let span: { start: number; end: number };
+      if (s !== undefined && e !== undefined && corpus.text.slice(s, e) === ref.content) span = { start: s, end: e };
+      else {
+        const a = alignExcerpt(corpus.text, ref.content);
+        if (a && a.similarity >= (opts.minSimilarity ?? 0.9)) {
+          span = a;
+          bump(report, 'offsets-realigned');
+          if (a.method !== 'exact') report.fuzzy.push({ id, evidence: evidence.length, similarity: a.similarity, source: corpus.source });
+        } else { bad = `references[${k}] not found in corpora/${corpusId}.md at [${ref.start_index}, ${ref.end_index}) nor by its content${a ? ` (best similarity ${a.similarity})` : ''}`; break; }
+      }
+      const key = `${span.start}:${span.end}`;
+      if (seen.has(key)) { bump(report, 'duplicate-reference'); continue; }
+      seen.add(key);
+      if (corpus.text.indexOf(ref.content) !== corpus.text.lastIndexOf(ref.content)) bump(report, 'repeated-text-reference');
+      const sel = makeSelector(corpus.text, corpus.source, span.start, span.end);
+      if (sel.start !== span.start || sel.end !== span.end) bump(report, 'widened-to-crlf'); // a span edge inside a \r\n pair takes the whole pair
+      evidence.push(sel);
+    }
+    if (bad) { reject(bad); continue; }
+    questions.push({ id, question, evidence, match: 'all', tags: ['chroma', corpusId] });
+    report.converted++;
+  }
+  report.documents = corpora.size;
+  report.notes.push(astral ? 'start_index/end_index converted from Python code points to UTF-16 code units (some corpora contain characters outside the BMP).' : 'start_index/end_index are Python code points; converted to UTF-16 code units (identical here: the corpora have no characters outside the BMP).');
+  if (report.counts['widened-to-crlf']) report.notes.push(`${report.counts['widened-to-crlf']} reference(s) began or ended inside a \\r\\n pair; the evidence takes the whole pair.`);
+  if (documents.length) report.notes.push(`the corpora lie outside the workspace: copied ${documents.length} file(s) under corpora/ so sources stay relative to the workspace.`);
+  if (report.counts['repeated-text-reference']) report.notes.push(`${report.counts['repeated-text-reference']} reference(s) quote text that occurs more than once in its corpus; prefix/suffix from the cited offsets pin the occurrence.`);
+  return { groundTruth: { spanproof: 1, corpus: 'chroma', questions }, documents, report };
+}

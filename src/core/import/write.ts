@@ -1,0 +1,141 @@
+/**
+ * Putting an import on disk (SPEC §11 `import`, §16): documents under the workspace (never
+ * overwriting a different existing file), the ground truth to `.spanproof/groundtruth.json` (atomic;
+ * an existing file is first copied to a `.bak` that does not overwrite an older backup), the graded
+ * qrels as TREC text, and the conversion report as `.spanproof/import-report.json`.
+ */
+import { copyFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { SpanproofError } from '../errors';
+import { outputPathError } from '../fsErrors';
+import { serializeGroundTruth, writeGroundTruth } from '../groundtruth';
+import { writeFileAtomic as writeAtomicRaw } from '../runs';
+import { DEFAULT_SETTINGS } from '../../shared/settings';
+import { importChroma } from './chroma';
+import { importPathwayCuad } from './pathway-cuad';
+import { importRagas } from './ragas';
+import { importSquad } from './squad';
+import { importWeknora } from './weknora';
+import { commonestReason } from './common';
+import { suggestCommand } from './detect';
+import type { ImportFormat, ImportOptions, ImportResult, WriteImportOutcome } from './index';
+
+/**
+ * Runs the importer for `format` on `input` (a file, or the Parquet folder for WeKnora).
+ * @throws SpanproofError('bad-input') for an unknown format; importer errors otherwise.
+ */
+export async function runImport(format: ImportFormat, input: string, opts: ImportOptions): Promise<ImportResult> {
+  switch (format) {
+    case 'chroma': return importChroma(input, opts);
+    case 'squad': return importSquad(input, opts);
+    case 'ragas': return importRagas(input, opts);
+    case 'weknora': return importWeknora(input, opts);
+    case 'pathway-cuad': return importPathwayCuad(input, opts);
+    default:
+      throw new SpanproofError('bad-input', `unknown import format "${String(format)}".`, { field: '<format>', fix: 'use one of weknora, pathway-cuad, ragas, chroma, squad.' });
+  }
+}
+
+/** Atomic write that creates the parent folder; false (nothing written) when the file already holds `data`. */
+function writeFileAtomic(file: string, data: string): boolean {
+  if (existsSync(file) && readFileSync(file, 'utf8') === data) return false;
+  mkdirSync(path.dirname(file), { recursive: true });
+  writeAtomicRaw(file, data);
+  return true;
+}
+
+const gtText = (file: string): string | null => (existsSync(file) ? readFileSync(file, 'utf8') : null);
+
+/**
+ * The error for an import that converted no row (SPEC §11: nothing is written then): names the input,
+ * the count and the commonest rejection reason; the fix names the command the file looks like it is
+ * for (src/core/import/detect.ts) when that is another one.
+ */
+export function nothingConvertedError(result: ImportResult): SpanproofError {
+  const r = result.report;
+  const top = commonestReason(r.rejected);
+  const why = r.rowsRead === 0 ? 'the input has no data rows' : `${r.rejected.length} of ${r.rowsRead} rows rejected${top ? ` (most often: ${top})` : ''}`;
+  return new SpanproofError('bad-input', `import ${r.format}: no question converted — ${why}; nothing was written.`, {
+    file: r.input,
+    fix: suggestCommand(r.input, `spanproof import ${r.format}`, `check that this is a ${r.format} dataset and read the rejection reasons above${r.format === 'pathway-cuad' || r.format === 'ragas' ? ' (is --documents the folder with the source texts?)' : ''}.`),
+  });
+}
+
+function freeBackupName(file: string): string {
+  if (!existsSync(`${file}.bak`)) return `${file}.bak`;
+  for (let n = 1; ; n++) if (!existsSync(`${file}.bak.${n}`)) return `${file}.bak.${n}`;
+}
+
+/**
+ * Writes `result` under `workspace`. Document paths are checked first, so nothing is written when a
+ * document would overwrite a different existing file.
+ * An identical re-import leaves the ground truth (and its backups) alone.
+ * @throws SpanproofError('bad-input') when no row converted ({@link nothingConvertedError}; nothing
+ *   written), when a different file exists where a document goes (fix: import into an empty folder),
+ *   or when the workspace cannot be written (EACCES, EROFS, ENOTDIR…: names the path).
+ */
+export async function writeImport(result: ImportResult, workspace: string): Promise<WriteImportOutcome> {
+  if (result.report.converted === 0 || result.groundTruth.questions.length === 0) throw nothingConvertedError(result);
+  const root = path.resolve(workspace);
+  try {
+    return await writeImportFiles(result, root);
+  } catch (e) {
+    const where = (e as { path?: string }).path ?? (e as { file?: string }).file ?? root;
+    throw outputPathError(e, where, 'the import into the workspace', 'import into a folder you can write to (--workspace DIR).');
+  }
+}
+
+async function writeImportFiles(result: ImportResult, root: string): Promise<WriteImportOutcome> {
+  const plans: Array<{ abs: string; text: string; write: boolean }> = [];
+  for (const d of result.documents) {
+    const abs = path.resolve(root, d.source);
+    const rel = path.relative(root, abs);
+    if (!rel || rel.startsWith('..') || path.isAbsolute(rel)) throw new SpanproofError('internal', `document path escapes the workspace: ${d.source}`, { file: abs });
+    let write = true;
+    if (existsSync(abs)) {
+      const cur = readFileSync(abs, 'utf8').replace(/^\uFEFF/, '');
+      if (cur !== d.text) {
+        throw new SpanproofError('bad-input', `a different file already exists where the import would write document "${d.source}"; nothing was written.`, {
+          file: abs, fix: 'import into an empty folder (--workspace), or move that file away.',
+        });
+      }
+      write = false;
+    }
+    plans.push({ abs, text: d.text, write });
+  }
+  // the .spanproof folder first: an unwritable workspace fails before any document is written
+  const spDir = path.join(root, path.dirname(DEFAULT_SETTINGS.groundTruthPath));
+  mkdirSync(spDir, { recursive: true });
+  let written = 0;
+  for (const p of plans) {
+    if (!p.write) continue;
+    writeFileAtomic(p.abs, p.text);
+    written++;
+  }
+  const gtFile = path.join(root, DEFAULT_SETTINGS.groundTruthPath);
+  let backup: string | null = null;
+  const current = gtText(gtFile);
+  // an identical re-import writes nothing and makes no backup
+  const groundTruthUnchanged = current !== null && serializeGroundTruth(result.groundTruth, { like: current }) === current;
+  if (current !== null && !groundTruthUnchanged) {
+    backup = freeBackupName(gtFile);
+    copyFileSync(gtFile, backup);
+  }
+  if (!groundTruthUnchanged) await writeGroundTruth(gtFile, result.groundTruth, { expectedContent: current });
+  let qrelsFile: string | null = null;
+  if (result.qrels) {
+    qrelsFile = path.join(spDir, 'qrels.txt');
+    const lines: string[] = [];
+    for (const [qid, docs] of result.qrels) for (const [doc, rel] of docs) lines.push(`${qid} 0 ${doc} ${rel}`);
+    writeFileAtomic(qrelsFile, lines.join('\n') + (lines.length ? '\n' : ''));
+  }
+  const extraFiles: string[] = [];
+  for (const [name, value] of Object.entries(result.extras ?? {})) {
+    const f = path.join(spDir, `import-${name}.json`);
+    writeFileAtomic(f, JSON.stringify(value, null, 2) + '\n');
+    extraFiles.push(f);
+  }
+  const reportFile = path.join(spDir, 'import-report.json');
+  writeFileAtomic(reportFile, JSON.stringify(result.report, null, 2) + '\n');
+  return { groundTruthFile: gtFile, backup, groundTruthUnchanged, reportFile, qrelsFile, documentsWritten: written, documentsUnchanged: plans.length - written, extraFiles };
+}

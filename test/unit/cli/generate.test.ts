@@ -1,0 +1,111 @@
+/**
+ * `spanproof run --generate`, `spanproof generate` and `spanproof score ragas --endpoint` as a user runs
+ * them (sources through tsx), against the fake OpenAI-compatible server on 127.0.0.1. The CLI runs as
+ * a child process (async spawn, so this process's server keeps answering).
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { startFakeServer } from '../../helpers/fakeServer';
+import { tempDir } from '../../helpers/tmp';
+import { REPO } from '../../helpers/paths';
+
+const MINI = join(REPO, 'samples', 'fastapi-mini');
+const MINI_GT = join(REPO, 'samples', 'fastapi-mini.groundtruth.json');
+
+function cli(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((res) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', join(REPO, 'src', 'cli', 'main.ts'), ...args], { cwd: REPO, env: { ...process.env, SPANPROOF_WORKER: join(REPO, 'src', 'worker', 'main.ts'), ...env } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    child.on('close', (code) => res({ code, stdout, stderr }));
+  });
+}
+
+test('run --generate writes answers.jsonl, ledger.json (= server log) and results.json answers; spanproof generate re-run sends no request', async (t) => {
+  if (!existsSync(MINI_GT)) return t.skip('samples/fastapi-mini is absent');
+  const srv = await startFakeServer();
+  try {
+    const root = tempDir('spanproof-judge-cli-');
+    const flags = ['--endpoint', srv.url, '--generator-model', 'gen', '--judge-model', 'judge', '--judge-metrics', 'relevance,faithfulness,booleanCorrectness'];
+    const r = await cli(['run', '--workspace', MINI, '--groundtruth', MINI_GT, '--runs-dir', join(root, 'runs'), '--cache-dir', join(root, 'cache'), '--chunkers', 'heading', '--retrievers', 'bm25', '--rerank', 'off', '--json', '--generate', ...flags], { SPANPROOF_API_KEY: 'sk-test' });
+    assert.equal(r.code, 0, r.stderr);
+    const out = JSON.parse(r.stdout);
+    assert.equal(out.answers.configs.length, 1);
+    assert.equal(out.answers.configs[0].id, 'heading/bm25/none');
+    assert.equal(out.answers.judgeModel, 'judge');
+    const lines = readFileSync(join(out.runDir, 'answers.jsonl'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
+    assert.equal(lines.length, out.questions, 'one line per question of the one config');
+    for (const l of lines) assert.deepEqual(Object.keys(l.judges).sort(), ['booleanCorrectness', 'faithfulness', 'relevance']);
+    // The fake generator says "I do not know." (no claims) → faithfulness unmeasured with the reason; relevance 4.
+    assert.deepEqual(lines[0].judges.faithfulness, { unmeasured: true, reason: 'the answer makes no factual claims to check' });
+    assert.equal(lines[0].judges.relevance.score, 4);
+    assert.equal(out.answers.configs[0].metrics.faithfulness.measured, 0);
+    assert.equal(out.answers.configs[0].metrics.faithfulness.mean, null);
+    const ledger = JSON.parse(readFileSync(join(out.runDir, 'ledger.json'), 'utf8'));
+    assert.equal(ledger.requests, srv.requests.length);
+    assert.ok(existsSync(join(root, 'cache', 'judge')), 'reply cache beside the grid cache (--cache-dir)');
+    assert.ok(!JSON.stringify(ledger).includes('sk-test'), 'the key is never written');
+
+    const before = srv.requests.length;
+    // Earlier answers are never replaced silently: exit 2 naming the file and --overwrite.
+    const refused = await cli(['generate', out.runDir, ...flags, '--judge-cache-dir', join(root, 'cache', 'judge'), '--json']);
+    assert.equal(refused.code, 2);
+    assert.ok(refused.stderr.includes(join(out.runDir, 'answers.jsonl')) && refused.stderr.includes('--overwrite'), refused.stderr);
+    assert.equal(srv.requests.length, before);
+    const g = await cli(['generate', out.runDir, ...flags, '--judge-cache-dir', join(root, 'cache', 'judge'), '--json', '--overwrite']);
+    assert.equal(g.code, 0, g.stderr);
+    assert.equal(srv.requests.length, before, 'a repeated run sends no request');
+    assert.equal(JSON.parse(g.stdout).ledger.requests, 0);
+    assert.equal(JSON.parse(g.stdout).ledger.cachedResponses, ledger.requests);
+
+    // An unreachable endpoint (closed port): exit 2, the URL and the run directory named, status failed.
+    const closed = await startFakeServer();
+    await closed.close();
+    const u = await cli(['generate', out.runDir, '--overwrite', '--endpoint', closed.url, '--generator-model', 'gen', '--judge-model', 'judge', '--no-judge-cache']);
+    assert.equal(u.code, 2, u.stderr);
+    assert.ok(u.stderr.includes(`cannot reach the endpoint ${closed.url}`) && u.stderr.includes(out.runDir), u.stderr);
+    assert.equal(JSON.parse(readFileSync(join(out.runDir, 'ledger.json'), 'utf8')).status, 'failed');
+  } finally {
+    await srv.close();
+  }
+});
+
+test('run --generate refuses the same model (exit 2) before the grid runs; missing endpoint is bad input', async (t) => {
+  if (!existsSync(MINI_GT)) return t.skip('samples/fastapi-mini is absent');
+  const root = tempDir('spanproof-judge-cli-bad-');
+  const r = await cli(['run', '--workspace', MINI, '--groundtruth', MINI_GT, '--runs-dir', join(root, 'runs'), '--generate', '--endpoint', 'http://127.0.0.1:9/v1', '--generator-model', 'm', '--judge-model', 'm']);
+  assert.equal(r.code, 2);
+  assert.match(r.stderr, /judge model is the generator model/);
+  assert.equal(existsSync(join(root, 'runs')), false, 'no run was started');
+  const r2 = await cli(['run', '--workspace', MINI, '--groundtruth', MINI_GT, '--runs-dir', join(root, 'runs'), '--generate', '--generator-model', 'a', '--judge-model', 'b']);
+  assert.equal(r2.code, 2);
+  assert.match(r2.stderr, /--endpoint/);
+});
+
+test('score ragas --endpoint adds the judge metrics (measured/total) and the ledger', async () => {
+  const srv = await startFakeServer();
+  try {
+    const root = tempDir('spanproof-judge-score-');
+    const file = join(root, 'ragas.jsonl');
+    writeFileSync(file, [
+      { user_input: 'What is the default port?', reference: 'The default port is 8000.', retrieved_contexts: ['The default port is 8000.'], response: 'The default port is 8000. It listens on all interfaces.' },
+      { user_input: 'Where do logs go?', reference: 'Logs go to stderr.', retrieved_contexts: ['Paris is the capital of France.'], response: 'Logs go to stderr.' },
+    ].map((x) => JSON.stringify(x)).join('\n') + '\n');
+    const r = await cli(['score', 'ragas', file, '--metrics', 'f1', '--endpoint', srv.url, '--judge-model', 'judge', '--judge-metrics', 'faithfulness,answerCorrectness', '--judge-cache-dir', join(root, 'cache'), '--json']);
+    assert.equal(r.code, 0, r.stderr);
+    const out = JSON.parse(r.stdout);
+    // Faithfulness: item 1 → 1 of 2 claims in its context, item 2 → 0 of 1: mean 0.25.
+    assert.equal(out.aggregate['judge:faithfulness'].mean, 0.25);
+    assert.equal(out.aggregate['judge:faithfulness'].measured, 2);
+    // Answer correctness: item 1 F_1.5 = 1.625/2.125, item 2 = 1.
+    assert.ok(Math.abs(out.aggregate['judge:answerCorrectness'].mean - (1.625 / 2.125 + 1) / 2) < 1e-9);
+    assert.equal(out.ledger.requests, srv.requests.length);
+  } finally {
+    await srv.close();
+  }
+});

@@ -1,0 +1,47 @@
+/**
+ * `spanproof report --out` through the real CLI on a minimal hand-written run directory (a cancelled
+ * run: run.json only): a bad output path is the user's input (exit 2 naming the path and the fix),
+ * never an internal error (exit 3 with a stack trace).
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { DEFAULT_SETTINGS } from '../../../src/shared/settings';
+import { tempDir } from '../../helpers/tmp';
+import { REPO } from '../../helpers/paths';
+
+
+function cli(args: string[]): { code: number | null; stderr: string } {
+  const r = spawnSync(process.execPath, ['--import', 'tsx', path.join(REPO, 'src/cli/main.ts'), ...args], { cwd: REPO, encoding: 'utf8' });
+  return { code: r.status, stderr: r.stderr };
+}
+
+test('report --out: a folder, a path under a file and a missing folder exit 2; a good path writes the report', (t) => {
+  const root = tempDir('spanproof-report-cli-');
+  t.after(() => rmSync(root, { recursive: true, force: true }));
+  const runDir = path.join(root, 'r1');
+  mkdirSync(runDir);
+  const run = { id: 'r1', status: 'cancelled', progress: { finished: 0, total: 1 }, error: { code: 'cancelled', message: 'the run was cancelled.' }, startedAt: '2026-01-01T00:00:00.000Z', endedAt: null, toolVersion: '0', settings: DEFAULT_SETTINGS, workspace: root, groundTruthFile: path.join(root, 'gt.json'), runDir, location: { kind: 'workspace' }, corpusHash: '', groundTruthHash: '', acceptance: null, seed: 1 };
+  writeFileSync(path.join(runDir, 'run.json'), JSON.stringify(run));
+
+  const dir = cli(['report', runDir, '--out', root]);
+  assert.equal(dir.code, 2, dir.stderr);
+  assert.equal(dir.stderr.trim(), `spanproof: ${root}: cannot write --out (it is a folder). Fix: give a file path, e.g. ${path.join(root, 'report.md')}.`);
+
+  writeFileSync(path.join(root, 'f'), '');
+  const underFile = cli(['report', runDir, '--out', path.join(root, 'f', 'x.md')]);
+  assert.equal(underFile.code, 2, underFile.stderr);
+  assert.match(underFile.stderr, /f\/x\.md: cannot write --out \(a part of the path is a file, not a folder, ENOTDIR\)\. Fix: /);
+
+  const missing = cli(['report', runDir, '--format', 'csv', '--out', path.join(root, 'no', 'such', 'x.csv')]);
+  assert.equal(missing.code, 2, missing.stderr);
+  assert.match(missing.stderr, /x\.csv: cannot write --out \(its folder does not exist, ENOENT\)\. Fix: create the folder first/);
+  assert.doesNotMatch(missing.stderr, /internal error|\n\s+at /);
+
+  const ok = cli(['report', runDir, '--out', path.join(root, 'ok.md')]);
+  assert.equal(ok.code, 0, ok.stderr);
+  assert.match(readFileSync(path.join(root, 'ok.md'), 'utf8'), /cancelled/);
+  assert.ok(!existsSync(path.join(root, 'no')));
+});

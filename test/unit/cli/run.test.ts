@@ -1,0 +1,155 @@
+/**
+ * `spanproof run` and `spanproof report` as a user runs them (from sources through tsx, the worker
+ * from src/worker/main.ts): exit codes 0/1/2, --fail-under gates, --json output, --config errors that
+ * name the file and key, and the report formats.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { readFileSync, writeFileSync, existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { MINI, MINI_GT, REPO, WORKER_TS, tmp } from '../../helpers/grid';
+import { settingsFromOptions } from '../../../src/cli/commands/run';
+import { isSpanproofError } from '../../../src/core/errors';
+
+function cli(args: string[]) {
+  const r = spawnSync(process.execPath, ['--import', 'tsx', join(REPO, 'src', 'cli', 'main.ts'), ...args], {
+    cwd: REPO,
+    encoding: 'utf8',
+    env: { ...process.env, SPANPROOF_WORKER: WORKER_TS },
+  });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+const base = (root: string) => ['run', '--workspace', MINI, '--groundtruth', MINI_GT, '--runs-dir', join(root, 'runs'), '--cache-dir', join(root, 'cache'), '--chunkers', 'heading', '--retrievers', 'bm25', '--rerank', 'off'];
+
+test('run --json prints results.json plus runDir; --fail-under passes (0) and fails (1); report renders md/html/csv', () => {
+  const root = tmp('cli');
+  const ok = cli([...base(root), '--json', '--fail-under', 'hit@5=0', '--fail-under', 'acceptance=1', '--keep-chunks']);
+  assert.equal(ok.code, 0, ok.stderr);
+  const out = JSON.parse(ok.stdout);
+  assert.equal(out.spanproof, 1);
+  assert.equal(out.configs.length, 1);
+  assert.equal(out.configs[0].id, 'heading/bm25/none');
+  const { runDir, ...rest } = out;
+  assert.deepEqual(JSON.parse(readFileSync(join(runDir, 'results.json'), 'utf8')), rest);
+  assert.ok(existsSync(join(out.runDir, 'chunks', 'heading.jsonl')));
+  const chunkLine = JSON.parse(readFileSync(join(out.runDir, 'chunks', 'heading.jsonl'), 'utf8').split('\n')[0]);
+  assert.deepEqual(Object.keys(chunkLine), ['chunker', 'id', 'source', 'start', 'end', 'text']);
+
+  const gate = cli([...base(root), '--fail-under', 'hit@5=1.01']);
+  assert.equal(gate.code, 1);
+  assert.match(gate.stderr, /gate failed: hit@5 = [0-9.]+ \(heading\/bm25\/none\) < 1\.01/);
+  assert.match(gate.stdout, /Acceptance: 10\/10 questions resolved/);
+  assert.match(gate.stdout, /heading\/bm25\/none \*/);
+
+  for (const [fmt, check] of [
+    ['md', (s: string) => assert.match(s, /^# Spanproof run /)],
+    ['csv', (s: string) => assert.equal(s.trim().split('\r\n').length, 2)],
+    ['html', (s: string) => { assert.match(s, /<div class="ci"/); assert.doesNotMatch(s, /(src|href)="https?:/); }],
+  ] as const) {
+    const file = join(root, `report.${fmt}`);
+    const r = cli(['report', out.runDir, '--format', fmt, '--out', file]);
+    assert.equal(r.code, 0, r.stderr);
+    check(readFileSync(file, 'utf8'));
+  }
+});
+
+test('bad input exits 2 with a message naming the file, the key and the fix', () => {
+  const root = tmp('cli-bad');
+  const cfg = join(root, 'cfg.json');
+  writeFileSync(cfg, JSON.stringify({ chunkerz: ['fixed'] }));
+  const r1 = cli([...base(root), '--config', cfg]);
+  assert.equal(r1.code, 2);
+  assert.match(r1.stderr, new RegExp(`${cfg.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: chunkerz: .*Fix: remove chunkerz`));
+  writeFileSync(cfg, JSON.stringify({ k: 0 }));
+  const r1b = cli([...base(root), '--config', cfg]);
+  assert.equal(r1b.code, 2);
+  assert.match(r1b.stderr, /cfg\.json: k: /);
+  const r2 = cli([...base(root), '--fail-under', 'hits=0.5']);
+  assert.equal(r2.code, 2);
+  assert.match(r2.stderr, /--fail-under/);
+  const r3 = cli(['run', '--workspace', MINI, '--groundtruth', join(root, 'missing.json'), '--runs-dir', join(root, 'runs')]);
+  assert.equal(r3.code, 2);
+  assert.match(r3.stderr, /missing\.json/);
+  const r4 = cli([...base(root), '--chunkers', 'bogus']);
+  assert.equal(r4.code, 2);
+  assert.equal(r4.stderr, 'spanproof: --chunkers: unknown chunker "bogus" (known: fixed, recursive, sentence, heading, semantic). Fix: pass a comma-separated list of those, e.g. --chunkers fixed,recursive.\n');
+  // Each flag's message quotes the bad value once and gives the fix once (in-process: the same code the command runs).
+  for (const [over, msg] of [
+    [{ chunkers: ',' }, /^--chunkers: no chunker given in "," \(known: fixed, recursive, sentence, heading, semantic\)\. Fix: [^\n]*\n$/],
+    [{ retrievers: 'bm25,bm26' }, /^--retrievers: unknown retriever "bm26" \(known: bm25, dense, hybrid\)\. Fix: [^\n]*\n$/],
+    [{ rerank: 'maybe' }, /^--rerank: unknown rerank value "maybe" \(known: on, off\)\. Fix: [^\n]*\n$/],
+    [{ k: '0' }, /^--k: "0" is not a whole number ≥ 1\. Fix: pass a whole number ≥ 1, e\.g\. --k 5\.\n$/],
+    [{ tau: '1.5' }, /^--tau: "1\.5" is not a number in \(0, 1\]\. Fix: [^\n]*\n$/],
+    [{ k: '30' }, /^--k: k \(30\) is larger than the candidate pool poolSize \(20\)[^\n]*Fix: lower --k to at most 20, or raise poolSize to at least 30\.\n$/],
+  ] as const) {
+    assert.throws(() => settingsFromOptions({ workspace: '.', failUnder: [], ...over } as Parameters<typeof settingsFromOptions>[0]), (e: unknown) => {
+      assert.ok(isSpanproofError(e) && e.code === 'bad-input');
+      assert.match(`${e.message}\n`, msg);
+      assert.equal(e.message.split('Fix:').length, 2, e.message);
+      return true;
+    });
+  }
+  writeFileSync(cfg, JSON.stringify({ chunkerParams: { fixed: { size: 100, overlap: 200 } } }));
+  const r5 = cli([...base(root), '--config', cfg, '--chunkers', 'fixed']);
+  assert.equal(r5.code, 2);
+  assert.match(r5.stderr, /cfg\.json: chunkerParams\.fixed\.overlap: .*200.*Fix: /);
+  assert.doesNotMatch(r5.stderr, /progress/, 'refused before the worker starts');
+  const r6 = cli(['run', '--workspace', join(root, 'no-such-corpus')]);
+  assert.equal(r6.code, 2);
+  assert.equal(r6.stderr, `spanproof: ${join(root, 'no-such-corpus')}: the corpus folder does not exist or is not a folder. Fix: pass an existing folder with --workspace DIR.\n`);
+  assert.ok(!existsSync(join(root, 'runs')) || readdirSync(join(root, 'runs')).length === 0, 'no run directory for rejected input');
+});
+
+test('SIGINT cancels the run cleanly: exit 130 (128 + SIGINT), run.json status cancelled', async () => {
+  const { spawn } = await import('node:child_process');
+  const root = tmp('cli-sigint');
+  const child = spawn(process.execPath, ['--import', 'tsx', join(REPO, 'src', 'cli', 'main.ts'), 'run', '--workspace', MINI, '--groundtruth', MINI_GT, '--runs-dir', join(root, 'runs'), '--cache-dir', join(root, 'cache')], {
+    cwd: REPO, env: { ...process.env, SPANPROOF_WORKER: WORKER_TS }, stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  let sent = false;
+  child.stderr.on('data', (d: Buffer) => {
+    stderr += d.toString();
+    if (!sent && /progress \d+\/\d+ (chunk|index|embed|retrieve|score):/.test(stderr)) {
+      sent = true;
+      child.kill('SIGINT');
+    }
+  });
+  const code: number = await new Promise((res) => child.on('close', (c) => res(c ?? -1)));
+  assert.ok(sent, stderr);
+  assert.equal(code, 130, stderr);
+  assert.match(stderr, /run cancelled; run directory .* \(status cancelled\)/);
+  const dirs = readdirSync(join(root, 'runs'));
+  assert.equal(dirs.length, 1);
+  assert.equal(JSON.parse(readFileSync(join(root, 'runs', dirs[0], 'run.json'), 'utf8')).status, 'cancelled');
+  assert.ok(!existsSync(join(root, 'runs', dirs[0], 'results.json')));
+});
+
+test('run --out never reuses an earlier run or a file; nothing to score exits 2 with the acceptance summary; --help lists exit codes', () => {
+  const root = tmp('cli-out');
+  const out = join(root, 'run1');
+  const first = cli([...base(root), '--out', out, '--keep-chunks', '--question', 'mini-01', '--json']);
+  assert.equal(first.code, 0, first.stderr);
+  const before = readdirSync(out).sort().map((f) => [f, f === 'chunks' ? readdirSync(join(out, f)).join() : readFileSync(join(out, f), 'utf8')]);
+  const again = cli([...base(root), '--out', out]);
+  assert.equal(again.code, 2);
+  assert.equal(again.stderr, `spanproof: ${out}: the output folder holds an earlier run; a run is never overwritten. Fix: choose a new folder with --out, or delete ${out} first if that run is no longer needed.\n`);
+  assert.deepEqual(readdirSync(out).sort().map((f) => [f, f === 'chunks' ? readdirSync(join(out, f)).join() : readFileSync(join(out, f), 'utf8')]), before, 'the earlier run is untouched');
+  const file = join(root, 'afile');
+  writeFileSync(file, 'x');
+  for (const flag of ['--out', '--runs-dir', '--cache-dir']) {
+    const r = cli([...base(root), flag, file]);
+    assert.equal(r.code, 2, `${flag}: ${r.stderr}`);
+    assert.match(r.stderr, new RegExp(`^spanproof: ${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: the (output path|runs folder|cache folder) is a file, not a folder\\. Fix: pass .*${flag}`));
+  }
+  assert.equal(readFileSync(file, 'utf8'), 'x');
+  const none = cli([...base(root), '--question', 'nonexistent']);
+  assert.equal(none.code, 2);
+  assert.match(none.stderr, /no question can be scored: none of the selected ids \(nonexistent\) is a resolved question; 10 of 10 questions resolved \(stale 0, ambiguous 0, rejected 0\)\. Fix: /);
+  assert.deepEqual(readdirSync(join(root, 'runs')), [], 'no run directory for a run with nothing to score');
+  const help = cli(['run', '--help']);
+  assert.equal(help.code, 0);
+  assert.match(help.stdout, /Exit codes:[\s\S]*\b130 +cancelled with Ctrl-C/);
+});

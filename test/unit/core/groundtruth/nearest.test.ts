@@ -1,0 +1,45 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { decodeDocument } from '../../../../src/core/corpus';
+import { resolveEvidence } from '../../../../src/core/groundtruth';
+import { nearestMatch } from '../../../../src/core/groundtruth/nearest';
+
+test('nearest: the window covers the quote\'s leading and trailing punctuation where the document has it', () => {
+  const text = 'He said: “Hello there, my old friend.” Then left.';
+  // One word edited ("old" → "dear"): tokens hello there my dear friend (5); the window matches 4 → 0.8.
+  const n = nearestMatch('“Hello there, my dear friend.”', text)!;
+  // "He said: " = 9 units, so “ is at 9; the closing ” is at 37 → [9, 38).
+  assert.equal(text.slice(9, 38), '“Hello there, my old friend.”');
+  assert.deepEqual(n, { start: 9, end: 38, line: 1, text: '“Hello there, my old friend.”', similarity: 0.8 });
+  // Punctuation the document does not have next to the window is not invented: ". " vs "!".
+  const m = nearestMatch('Hello there, my dear friend!', text)!;
+  assert.equal(m.text, 'Hello there, my old friend');
+  // Edge token differs from the quote's edge token ("friend" edited) → no widening at that end.
+  assert.equal(nearestMatch('“Hello there, my old pal.”', text)!.text, '“Hello there, my old');
+});
+
+test('nearest: widening never splits a surrogate pair', () => {
+  // The quote ends with 😀 (D83D DE00); the document with 🙀 (D83D DE40): only the high surrogate agrees.
+  const text = 'alpha beta gamma delta 🙀 end';
+  const n = nearestMatch('alpha beta gamma delta 😀', text)!;
+  assert.equal(n.text, 'alpha beta gamma delta ');
+  assert.equal(n.end, 23);
+});
+
+const DEVIL = path.join('..', 'shared', 'data', 'prose', 'devils-dictionary_pg972.txt');
+test('nearest: real case — an edited word inside the CYNIC quote keeps the closing "." (prose corpus)', { skip: existsSync(DEVIL) ? false : `${DEVIL} not present` }, () => {
+  const doc = decodeDocument('devils-dictionary_pg972.txt', readFileSync(DEVIL));
+  assert.ok('text' in doc);
+  // From ../shared/data/prose.groundtruth.json pr-d-001 (start 51030, end 51124), "blackguard" → "scoundrel".
+  const original = 'CYNIC, n.  A blackguard whose faulty vision sees things as they are,\r\nnot as they ought to be.';
+  assert.equal(doc.text.slice(51030, 51124), original);
+  const r = resolveEvidence({ source: doc.source, exact: original.replace('blackguard', 'scoundrel'), start: 51030, end: 51124 }, doc.text);
+  assert.equal(r.status, 'stale');
+  const near = (r as { nearest?: { start: number; end: number; text: string } }).nearest!;
+  assert.ok(near.text.endsWith('be.'), near.text);
+  assert.equal(near.start, 51030);
+  assert.equal(near.end, 51124);
+  assert.equal(near.text, original);
+});

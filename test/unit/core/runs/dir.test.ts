@@ -1,0 +1,97 @@
+/**
+ * Run directories when the workspace cannot hold them: runs and caches go to the per-user cache
+ * directory and run.json says where and why — never a crash. (Permissions cannot be used to make a
+ * folder unwritable when tests run as root, so `.spanproof` is made a FILE, which no folder can be
+ * created under.)
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { chmodSync, cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { runGrid } from '../../../../src/core/grid/run';
+import { createRunDir, listRuns, resolveCacheDir, resolveRunsRoot, utcStamp } from '../../../../src/core/runs';
+import { isSpanproofError } from '../../../../src/core/errors';
+import { MINI, MINI_GT, smallSettings, tmp } from '../../../helpers/grid';
+
+test('an unwritable workspace sends the run to the user cache dir and run.json says so', async () => {
+  const root = tmp('ro');
+  const ws = join(root, 'ws');
+  cpSync(MINI, ws, { recursive: true, filter: (src) => !src.includes('.spanproof') });
+  writeFileSync(join(ws, '.spanproof'), 'not a folder');
+  process.env.SPANPROOF_CACHE_DIR = join(root, 'usercache');
+  const where = resolveRunsRoot(ws);
+  assert.equal(where.location.kind, 'user-cache');
+  assert.ok(where.root.startsWith(join(root, 'usercache', 'workspaces')));
+  const r = await runGrid({ workspace: ws, groundTruthFile: MINI_GT, settings: smallSettings({ chunkers: ['heading'], retrievers: ['bm25'], rerank: [false] }) });
+  assert.equal(r.location?.kind, 'user-cache');
+  assert.ok(r.runDir!.startsWith(join(root, 'usercache')));
+  assert.ok(r.warnings.some((w) => w.includes('not writable')));
+  const run = JSON.parse(readFileSync(join(r.runDir!, 'run.json'), 'utf8'));
+  assert.equal(run.location.kind, 'user-cache');
+  assert.match(run.location.reason, /not writable/);
+  assert.equal(listRuns(where.root)[0].dir, r.runDir);
+});
+
+test('run ids are <UTC timestamp>-<8 hex> and never collide within a second', () => {
+  assert.equal(utcStamp(new Date('2026-11-29T13:05:09.123Z')), '20261129T130509Z');
+  const root = tmp('ids');
+  const now = new Date('2026-11-29T13:05:09Z');
+  const a = createRunDir({ workspace: root, runsRoot: root, inputsKey: 'x', now });
+  const b = createRunDir({ workspace: root, runsRoot: root, inputsKey: 'x', now });
+  assert.match(a.id, /^20261129T130509Z-[0-9a-f]{8}$/);
+  assert.notEqual(a.dir, b.dir);
+});
+
+test('--out refuses a non-empty folder, an earlier run folder (never overwritten) and a file; a new or empty folder is used', () => {
+  const root = tmp('out');
+  writeFileSync(join(root, 'results.json'), 'my own file');
+  assert.throws(() => createRunDir({ workspace: root, outDir: root, inputsKey: 'x' }), /not empty and is not a Spanproof run directory/);
+  assert.equal(readFileSync(join(root, 'results.json'), 'utf8'), 'my own file');
+  const prev = join(root, 'prev');
+  const a = createRunDir({ workspace: root, outDir: prev, inputsKey: 'x' });
+  assert.equal(a.dir, prev);
+  writeFileSync(join(a.dir, 'run.json'), '{"earlier":true}');
+  assert.throws(() => createRunDir({ workspace: root, outDir: prev, inputsKey: 'x' }), (e: unknown) => isSpanproofError(e) && e.code === 'bad-input' && e.file === prev && /holds an earlier run/.test(e.message) && /choose a new folder with --out, or delete/.test(e.fix ?? ''));
+  assert.equal(readFileSync(join(prev, 'run.json'), 'utf8'), '{"earlier":true}');
+  const file = join(root, 'results.json');
+  assert.throws(() => createRunDir({ workspace: root, outDir: file, inputsKey: 'x' }), (e: unknown) => isSpanproofError(e) && e.code === 'bad-input' && e.file === file && /is a file, not a folder/.test(e.message));
+  // A path under a file cannot be created: bad input naming the path and the reason, not an internal ENOTDIR.
+  assert.throws(() => createRunDir({ workspace: root, outDir: join(file, 'sub'), inputsKey: 'x' }), (e: unknown) => isSpanproofError(e) && e.code === 'bad-input' && /ENOTDIR/.test(e.message));
+  assert.throws(() => createRunDir({ workspace: root, runsRoot: file, inputsKey: 'x' }), (e: unknown) => isSpanproofError(e) && e.code === 'bad-input' && e.file === file && /--runs-dir/.test(e.fix ?? ''));
+  assert.throws(() => resolveCacheDir(root, file), (e: unknown) => isSpanproofError(e) && e.code === 'bad-input' && e.file === file && /--cache-dir/.test(e.fix ?? ''));
+  const empty = join(root, 'empty');
+  mkdirSync(empty);
+  assert.equal(createRunDir({ workspace: root, outDir: empty, inputsKey: 'x' }).dir, empty);
+});
+
+test('an unwritable --out or --runs-dir is bad input naming the path and the fix (EACCES)', { skip: process.getuid?.() === 0 ? 'running as root: permissions do not apply' : process.platform === 'win32' ? 'POSIX permissions' : false }, () => {
+  const root = tmp('eacces');
+  const locked = join(root, 'locked');
+  mkdirSync(locked);
+  chmodSync(locked, 0o500);
+  try {
+    for (const f of [() => createRunDir({ workspace: root, outDir: join(locked, 'run'), inputsKey: 'x' }), () => createRunDir({ workspace: root, runsRoot: join(locked, 'runs'), inputsKey: 'x' })]) {
+      assert.throws(f, (e: unknown) => isSpanproofError(e) && e.code === 'bad-input' && /EACCES/.test(e.message) && e.file!.startsWith(locked));
+    }
+  } finally {
+    chmodSync(locked, 0o700);
+  }
+});
+
+test('after editing one document a warm run re-chunks only that document, and its results match a cold run', async () => {
+  const root = tmp('edit');
+  const ws = join(root, 'ws');
+  cpSync(MINI, ws, { recursive: true, filter: (src) => !src.includes('.spanproof') });
+  const settings = smallSettings({ chunkers: ['heading', 'fixed'], retrievers: ['bm25', 'dense'], rerank: [false] });
+  const cacheDir = join(root, 'cache');
+  await runGrid({ workspace: ws, groundTruthFile: MINI_GT, settings, runsRoot: join(root, 'runs'), cacheDir });
+  const file = join(ws, 'advanced', 'background-tasks.md');
+  writeFileSync(file, readFileSync(file, 'utf8') + '\n## Appendix\n\nA paragraph added after the first run.\n');
+  const warm = await runGrid({ workspace: ws, groundTruthFile: MINI_GT, settings, runsRoot: join(root, 'runs'), cacheDir });
+  const cold = await runGrid({ workspace: ws, groundTruthFile: MINI_GT, settings, runsRoot: join(root, 'runs'), cacheDir: join(root, 'cold') });
+  assert.equal(warm.timings.perChunker.heading.cacheHit, false);
+  // 4 documents: the 3 unchanged ones come from the chunk cache, the edited one is re-chunked.
+  for (const c of ['heading', 'fixed']) assert.equal(warm.timings.perChunker[c].cachedDocs, 3, c);
+  assert.equal(cold.timings.perChunker.heading.cachedDocs, 0);
+  assert.deepEqual(readFileSync(join(warm.runDir!, 'results.json'), 'utf8'), readFileSync(join(cold.runDir!, 'results.json'), 'utf8'));
+});
