@@ -5,7 +5,7 @@
  * results.json with their failed items).
  */
 import type { RunSettings } from '../../shared/settings';
-import { rankConfigs, type Ranking } from '../ranking';
+import { rankConfigs, type Ranking } from '../ranking/legacy';
 import type { RankingEntry, ResultsFile, TimingsFile } from '../runs/types';
 
 export function buildRanking(results: ResultsFile, timings: TimingsFile, settings: RunSettings, primary: Map<string, Float64Array>, resamples: Uint32Array[]): { entries: RankingEntry[]; ranking: Ranking } {

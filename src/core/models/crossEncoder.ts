@@ -6,6 +6,7 @@ import { type ModelFolder, openModelFolder } from './folder';
 import { createSession, feedsFor, orderByLength, runSession } from './session';
 import { DEFAULT_BATCH_SIZE } from './embedder';
 import type { ModelOptions, PairScorer } from './types';
+import { countOnnxParameters } from './parameters';
 
 /**
  * Loads a cross-encoder: (query, passage) pairs are encoded as one row (`[CLS] query [SEP] passage
@@ -29,7 +30,14 @@ export async function loadCrossEncoderFromFolder(dir: string, opts: ModelOptions
       fix: 'Export the cross-encoder with Optimum task text-classification (output "logits"); a sentence embedder belongs in the embedding-model setting instead.',
     });
   }
-  return new OnnxCrossEncoder(folder, session, opts.batchSize ?? DEFAULT_BATCH_SIZE);
+  let parameters: number;
+  try {
+    parameters = await countOnnxParameters(folder.modelPath);
+  } catch (e) {
+    await session.release();
+    throw e;
+  }
+  return new OnnxCrossEncoder(folder, session, opts.batchSize ?? DEFAULT_BATCH_SIZE, parameters);
 }
 
 class OnnxCrossEncoder implements PairScorer {
@@ -41,6 +49,7 @@ class OnnxCrossEncoder implements PairScorer {
     private readonly folder: ModelFolder,
     private readonly session: ort.InferenceSession,
     private readonly batchSize: number,
+    readonly parameters: number,
   ) {
     this.id = `cross-encoder:${path.basename(folder.dir)}@${folder.contentHash}`;
   }

@@ -9,6 +9,7 @@ import { type ModelFolder, type Pooling, openModelFolder } from './folder';
 import { createSession, feedsFor, orderByLength, runSession } from './session';
 import type { EncodedRow, ModelTokenizer } from './tokenizer';
 import type { ModelOptions, TextEmbedder } from './types';
+import { countOnnxParameters } from './parameters';
 
 /** Outputs that already hold one vector per text (sentence-transformers ONNX exports, our static model). */
 const SENTENCE_OUTPUTS = ['sentence_embedding'];
@@ -42,6 +43,7 @@ export async function openOnnxEmbedder(dir: string, opts: ModelOptions): Promise
   const output = pickOutput(session, dir);
   const embedder = new OnnxEmbedder(folder, session, output, opts.batchSize ?? DEFAULT_BATCH_SIZE);
   try {
+    embedder.parameters = await countOnnxParameters(folder.modelPath);
     await embedder.probe();
   } catch (e) {
     await session.release();
@@ -70,6 +72,8 @@ function pickOutput(session: ort.InferenceSession, dir: string): { name: string;
 export class OnnxEmbedder implements TextEmbedder {
   readonly id: string;
   dim = 0;
+  /** ONNX initializer elements, set when the model is opened. */
+  parameters = 0;
   private released = false;
 
   constructor(

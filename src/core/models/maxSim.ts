@@ -42,6 +42,10 @@ export async function createMaxSimReranker(opts: ModelOptions, dir: string = def
 class MaxSimReranker implements PairScorer {
   readonly id: string;
   readonly baseline = true;
+  /** The static word vectors it reads (the default embedder's table). */
+  get parameters(): number {
+    return this.embedder.parameters;
+  }
   private readonly vectors = new Map<number, Float32Array>();
   /** Distinct token ids per passage text: the same chunks recur in many queries' pools. */
   private readonly passageIds = new Map<string, number[]>();

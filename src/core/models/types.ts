@@ -12,6 +12,8 @@ export interface TextEmbedder {
   readonly id: string;
   /** Vector length (number of float32 per row). */
   readonly dim: number;
+  /** Number of weights of the model (ONNX initializer elements): the cost weight of one query embedding (SPEC §9). */
+  readonly parameters: number;
   /**
    * Embeds `texts` in batches. Returns an `n × dim` row-major `Float32Array`; row i belongs to
    * `texts[i]`. Every row has L2 norm 1, except that a text with no known token (empty, whitespace
@@ -37,6 +39,8 @@ export interface PairScorer {
    * results "baseline" (SPEC §5.3): it is not a trained cross-encoder.
    */
   readonly baseline: boolean;
+  /** Number of weights the scorer runs per (query, passage) pair: the cost weight of one rerank pass (SPEC §9). */
+  readonly parameters: number;
   /**
    * One relevance score per passage, `result[i]` for `passages[i]`; higher = more relevant.
    * Scores are comparable only within one call (one query); their scale is model-specific

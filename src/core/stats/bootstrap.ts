@@ -79,13 +79,11 @@ function percentileInterval(stats: Float64Array, count: number, level: number): 
 }
 
 /**
- * Mean of `values` (per-question scores) with its percentile bootstrap CI at `level` (default 0.95):
- * lo/hi are the type-7 quantiles (1 − level)/2 and (1 + level)/2 of the B resample means. `mean` is
- * the plain sample mean (not the mean of the resample means). NaN everywhere when no value is finite;
- * lo = hi = NaN when B = 0.
+ * The mean of `values` in each resample: entry b is the mean of values[r[0..n)] for r = resamples[b],
+ * skipping NaN entries (a resample whose entries are all NaN gives NaN).
  * @throws SpanproofError('invariant') when the resamples were drawn for another n.
  */
-export function percentileCI(values: ArrayLike<number>, resamples: readonly Uint32Array[], level = 0.95): MeanCI {
+export function resampleMeans(values: ArrayLike<number>, resamples: readonly Uint32Array[]): Float64Array {
   const n = values.length;
   checkShape(n, resamples);
   // Copy into a Float64Array (monomorphic inner loop); NaN (missing) entries become 0 with weight 0.
@@ -115,6 +113,23 @@ export function percentileCI(values: ArrayLike<number>, resamples: readonly Uint
       stats[b] = c === 0 ? NaN : s / c;
     }
   }
+  return stats;
+}
+
+/** Percentile interval (type-7 quantiles (1 − level)/2 and (1 + level)/2) of resample statistics; NaN entries dropped. */
+export function percentileOf(stats: Float64Array, level = 0.95): { lo: number; hi: number } {
+  return percentileInterval(stats.slice(), stats.length, level);
+}
+
+/**
+ * Mean of `values` (per-question scores) with its percentile bootstrap CI at `level` (default 0.95):
+ * lo/hi are the type-7 quantiles (1 − level)/2 and (1 + level)/2 of the B resample means. `mean` is
+ * the plain sample mean (not the mean of the resample means). NaN everywhere when no value is finite;
+ * lo = hi = NaN when B = 0.
+ * @throws SpanproofError('invariant') when the resamples were drawn for another n.
+ */
+export function percentileCI(values: ArrayLike<number>, resamples: readonly Uint32Array[], level = 0.95): MeanCI {
+  const stats = resampleMeans(values, resamples);
   return { mean: meanOf(values), ...percentileInterval(stats, stats.length, level) };
 }
 

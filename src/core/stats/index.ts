@@ -11,7 +11,20 @@ export {
   pearson,
   pearsonCI,
   percentileCI,
+  percentileOf,
   quantileType7,
+  resampleMeans,
   type DifferenceCI,
   type MeanCI,
 } from './bootstrap';
+export {
+  ALPHA,
+  ASSUMED_POWER,
+  Z_80,
+  Z_975,
+  holmAdjust,
+  minimalDetectableDifference,
+  pairedComparison,
+  questionsToResolve,
+  type PairedComparison,
+} from './compare';

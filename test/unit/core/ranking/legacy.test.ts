@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { bootstrapResamples, percentileCI } from '../../../../src/core/stats';
-import { minMaxNormalise, paretoFront, rankConfigs, type ConfigSummary } from '../../../../src/core/ranking';
+import { minMaxNormalise, paretoFront, rankConfigs, type ConfigSummary } from '../../../../src/core/ranking/legacy';
 
 const near = (a: number, b: number): void => assert.ok(Math.abs(a - b) < 1e-12, `${a} ≠ ${b}`);
 const N = 40;
