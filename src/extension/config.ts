@@ -39,6 +39,28 @@ export function readSettings(folder?: vscode.WorkspaceFolder): RunSettings {
   return s;
 }
 
+/**
+ * Every `spanproof.*` key as a typed path into RunSettings: top-level keys (`chunkers`, `judge`) and the
+ * dotted leaves VS Code contributes (`judge.endpoint`, `chunkerParams.fixed.size`). Use these instead
+ * of string literals so a renamed setting fails to compile.
+ */
+export type SettingKey = KeyPaths<RunSettings>;
+type KeyPaths<T, P extends string = ''> = {
+  [K in keyof T & string]: T[K] extends readonly unknown[] ? `${P}${K}` : T[K] extends object ? `${P}${K}` | KeyPaths<T[K], `${P}${K}.`> : `${P}${K}`;
+}[keyof T & string];
+/** The value type at a key path (`SettingValue<'judge.endpoint'>` = string). */
+export type SettingValue<K extends string, T = RunSettings> = K extends `${infer H}.${infer R}` ? (H extends keyof T ? SettingValue<R, T[H]> : never) : K extends keyof T ? T[K] : never;
+
+/** `spanproof.<key>` as VS Code names it (for messages, `affectsConfiguration`, `workbench.action.openSettings`). */
+export function settingId(key: SettingKey): string {
+  return `${SECTION}.${key}`;
+}
+
+/** Write one setting (default: workspace scope; `undefined` removes the value). */
+export async function updateSetting<K extends SettingKey>(key: K, value: SettingValue<K> | undefined, folder?: vscode.WorkspaceFolder, target = vscode.ConfigurationTarget.Workspace): Promise<void> {
+  await vscode.workspace.getConfiguration(SECTION, folder?.uri).update(key, value, target);
+}
+
 /** The keys of RunSettings a configuration change touched (for `folder`, or any scope). */
 export function changedKeys(e: vscode.ConfigurationChangeEvent, folder?: vscode.WorkspaceFolder): (keyof RunSettings)[] {
   return (Object.keys(DEFAULT_SETTINGS) as (keyof RunSettings)[]).filter((k) => e.affectsConfiguration(`${SECTION}.${k}`, folder?.uri));

@@ -1,7 +1,8 @@
 // Real-VS-Code e2e harness (TESTING.md §2): code-server 4.100.3 on 127.0.0.1 with the extension loaded
 // unpacked (symlinked into the extensions dir) or from a VSIX, driven by playwright-core + Debian chromium.
 import { spawn, execFileSync } from 'node:child_process';
-import { mkdtempSync, mkdirSync, writeFileSync, symlinkSync, cpSync, existsSync, readFileSync, rmSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { mkdtempSync, mkdirSync, writeFileSync, symlinkSync, cpSync, existsSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createServer } from 'node:net';
@@ -22,6 +23,7 @@ export function tempDir(prefix) {
   return d;
 }
 export function cleanup() {
+  shared.clear();
   if (process.env.SPANPROOF_E2E_KEEP) return;
   for (const d of temps.splice(0)) rmSync(d, { recursive: true, force: true });
 }
@@ -45,9 +47,32 @@ export function copyWorkspace(name) {
 }
 
 /**
+ * A workspace shared by several scenarios (created on first use, the same folder afterwards): e.g.
+ * 'runs', in which scenario 2 runs the grid and 3, 5, 6 read that run.
+ */
+const shared = new Map();
+export function sharedWorkspace(name) {
+  if (!shared.has(name)) shared.set(name, copyWorkspace(name));
+  return shared.get(name);
+}
+
+/** The ground-truth file of workspace `ws`, parsed. */
+export const gtOf = (ws) => JSON.parse(readFileSync(join(ws, '.spanproof', 'groundtruth.json'), 'utf8'));
+
+/** The runs of workspace `ws`, oldest first: {id, dir, run (run.json)}. */
+export function runsOf(ws) {
+  const root = join(ws, '.spanproof', 'runs');
+  return existsSync(root) ? readdirSync(root).sort().map((id) => ({ id, dir: join(root, id), run: JSON.parse(readFileSync(join(root, id, 'run.json'), 'utf8')) })) : [];
+}
+
+/** sha256 of a file's bytes (hex). */
+export const sha = (f) => createHash('sha256').update(readFileSync(f)).digest('hex');
+
+/**
  * Starts code-server with the extension. `vsix`: install that file instead of symlinking the repo.
  * `workspaceTrust`: keep Workspace Trust on (default off, as TESTING.md §2 starts it).
- * Returns {url, port, pid, stop(), userDataDir}.
+ * `env`: extra environment of the server (and so of its extension hosts).
+ * Returns {url, port, pid, stop(), userDataDir, env}.
  */
 export async function startCodeServer({ vsix, env = {}, workspaceTrust = false } = {}) {
   const base = tempDir('spanproof-cs-');
@@ -104,7 +129,7 @@ export async function startCodeServer({ vsix, env = {}, workspaceTrust = false }
     await sleep(300);
   }
   return {
-    url, port, pid: child.pid, userDataDir: ud, extensionsDir: ext, log,
+    url, port, pid: child.pid, userDataDir: ud, extensionsDir: ext, log, env,
     async stop() {
       if (child.exitCode !== null) return;
       try { process.kill(child.pid, 'SIGTERM'); } catch { /* gone */ }
@@ -124,9 +149,12 @@ export async function launchBrowser() {
   });
 }
 
-/** Opens `folder` in the workbench and waits until the explorer shows files. */
+/**
+ * Opens `folder` in the workbench and waits until the explorer shows files. A `folder` ending in
+ * `.code-workspace` is opened as a (multi-root) workspace file.
+ */
 export async function openWorkbench(page, server, folder, payload) {
-  let u = `${server.url}/?folder=${encodeURIComponent(folder)}`;
+  let u = `${server.url}/?${folder.endsWith('.code-workspace') ? 'workspace' : 'folder'}=${encodeURIComponent(folder)}`;
   if (payload) u += `&payload=${encodeURIComponent(JSON.stringify(payload))}`;
   await page.goto(u);
   await page.waitForSelector('.monaco-workbench', { timeout: 60000 });
@@ -162,6 +190,15 @@ export async function runCommand(page, title, { timeout = 30000 } = {}) {
       await sleep(1000);
     }
   }
+}
+
+/**
+ * Waits for the input box titled `title` (a command's showInputBox) and returns its input. The command
+ * palette is the same quick-input widget, so waiting for "an input" alone can catch the closing palette.
+ */
+export async function inputBox(page, title, timeout = 15000) {
+  await page.locator('.quick-input-widget .quick-input-title', { hasText: title }).first().waitFor({ state: 'visible', timeout });
+  return page.locator('.quick-input-widget input');
 }
 
 /** Opens a file with Quick Open. */

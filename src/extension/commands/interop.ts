@@ -5,10 +5,16 @@
 import { mkdirSync } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { readRun, writeFileAtomic } from '../core/runs';
-import { renderRunReport, type ReportFormat } from '../core/report';
-import { IMPORT_FORMATS, runImport, writeImport, type ImportFormat } from '../core/import';
-import type { Spanproof } from './spanproof';
+import { readRun, writeFileAtomic } from '../../core/runs';
+import { renderRunReport, type ReportFormat } from '../../core/report';
+import { IMPORT_FORMATS, runImport, writeImport, type ImportFormat } from '../../core/import';
+import type { Spanproof } from '../spanproof';
+import type { CommandTable } from './types';
+
+export const interopCommands = {
+  importDataset: (sp) => () => importDataset(sp),
+  exportReport: (sp) => (runDir) => exportReport(sp, typeof runDir === 'string' ? runDir : undefined),
+} satisfies CommandTable;
 
 /**
  * Import a dataset (SPEC §11 `import`) into the workspace folder through the core importers: pick the

@@ -1,0 +1,60 @@
+// Answers and LLM judges (issue 7, SPEC §14): the commands, the refusal without an endpoint, and a real
+// run judged through a fake OpenAI-compatible server on 127.0.0.1 with the key read from SecretStorage.
+import * as assert from 'node:assert/strict';
+import { existsSync, readFileSync } from 'node:fs';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { storeJudgeApiKey } from '../../../src/extension/answers';
+import type { GenerationStageResult } from '../../../src/core/judge';
+import { startFakeServer } from '../../helpers/fakeServer';
+import { api, folder, test } from '../harness';
+
+test('Set Judge API Key and Generate and Judge Answers are registered', async () => {
+  await api();
+  const all = new Set(await vscode.commands.getCommands(true));
+  for (const id of ['setJudgeApiKey', 'generateAnswers']) assert.ok(all.has(`spanproof.${id}`), `spanproof.${id} registered`);
+});
+
+test('a full run is judged through a fake endpoint: refused (nothing written) without an endpoint, then answers.jsonl + ledger.json with the SecretStorage key', async () => {
+  const sp = await api();
+  assert.ok(vscode.workspace.isTrusted, 'the in-host workspace is trusted (the untrusted refusal is UI scenario 8)');
+  const cfg = vscode.workspace.getConfiguration('spanproof');
+  const T = vscode.ConfigurationTarget.Workspace;
+  const keys = ['chunkers', 'retrievers', 'rerank', 'judge.endpoint', 'judge.generatorModel', 'judge.judgeModel'];
+  const srv = await startFakeServer({ answers: {} });
+  try {
+    // One cheap config (fixed/bm25/none) so the whole run writes a run directory in a few seconds.
+    await cfg.update('chunkers', ['fixed'], T);
+    await cfg.update('retrievers', ['bm25'], T);
+    await cfg.update('rerank', [false], T);
+    const run = await sp.runner.run(folder().store);
+    assert.ok(run?.runDir, 'the run wrote a run directory');
+    assert.equal(run.status, 'succeeded');
+    const runDir = run.runDir;
+
+    // No endpoint configured: the command returns null and nothing is sent or written.
+    const refused = await vscode.commands.executeCommand('spanproof.generateAnswers', runDir);
+    assert.equal(refused, null);
+    assert.equal(existsSync(path.join(runDir, 'answers.jsonl')), false);
+    assert.equal(srv.requests.length, 0);
+
+    await storeJudgeApiKey(sp.context, 'sk-spanproof-it');
+    await cfg.update('judge.endpoint', srv.url, T);
+    await cfg.update('judge.generatorModel', 'gen-model', T);
+    await cfg.update('judge.judgeModel', 'judge-model', T);
+    const r = (await vscode.commands.executeCommand('spanproof.generateAnswers', runDir)) as GenerationStageResult | null;
+    assert.ok(r, 'generation result');
+    assert.equal(r.status, 'succeeded');
+    const lines = readFileSync(path.join(runDir, 'answers.jsonl'), 'utf8').split('\n').filter(Boolean);
+    assert.equal(lines.length, 20, '20 questions × the one config');
+    const ledger = JSON.parse(readFileSync(path.join(runDir, 'ledger.json'), 'utf8')) as { requests: number; cachedResponses: number };
+    assert.equal(ledger.requests, srv.requests.length, 'ledger = the server log');
+    assert.ok(srv.requests.length >= 20, 'at least one generation per question');
+    assert.ok(srv.requests.every((q) => q.headers?.authorization === 'Bearer sk-spanproof-it'), 'every request carries the key from SecretStorage');
+    assert.equal(r.summary.sameModel, false);
+  } finally {
+    await srv.close();
+    await storeJudgeApiKey(sp.context, '');
+    for (const k of keys) await cfg.update(k, undefined, T);
+  }
+});
