@@ -5,7 +5,7 @@
  * nearest match; remove the evidence).
  */
 import * as vscode from 'vscode';
-import type { EvidenceResolution } from '../core/groundtruth';
+import { lineAt, lineStarts, type EvidenceResolution } from '../core/groundtruth';
 import type { GroundTruthStore } from './store';
 import type { RunsModel } from './runsModel';
 
@@ -220,7 +220,7 @@ export class EditorSurfaces implements vscode.Disposable {
       const st = runs?.statusOf(s.ref.questionId);
       if (!st) md.appendMarkdown('_No run has scored this question yet._\n\n');
       else {
-        md.appendMarkdown(`Latest run: hit@5 in **${st.hits}/${st.scored}** configs\n\n| config | result |\n|---|---|\n`);
+        md.appendMarkdown(`Latest run: hit@${runs?.k} in **${st.hits}/${st.scored}** configs\n\n| config | result |\n|---|---|\n`);
         for (const c of st.perConfig) md.appendMarkdown(`| \`${c.config}\` | ${c.failed ? '⚠ failed' : c.hit ? '✓ hit' : `✗ ${c.cause ?? 'miss'}`} |\n`);
         md.appendMarkdown('\n');
       }
@@ -238,19 +238,14 @@ export class EditorSurfaces implements vscode.Disposable {
   }
 }
 
-/** Range of UTF-16 offsets `[start, end)` in `text` (for documents not open in an editor). */
-export function rangeIn(text: string, start: number, end: number): vscode.Range {
+/**
+ * Range of UTF-16 offsets `[start, end)` in `text` (for documents not open in an editor). `\r\n`, `\r`
+ * and `\n` each end a line, as in VS Code. `starts` (core `lineStarts(text)`) may be passed for many look-ups.
+ */
+export function rangeIn(text: string, start: number, end: number, starts: readonly number[] = lineStarts(text)): vscode.Range {
   const pos = (off: number) => {
-    let line = 0;
-    let lineStart = 0;
-    for (let i = 0; i < off; i++) {
-      const c = text.charCodeAt(i);
-      if (c === 10 || (c === 13 && text.charCodeAt(i + 1) !== 10)) {
-        line++;
-        lineStart = i + 1;
-      }
-    }
-    return new vscode.Position(line, off - lineStart);
+    const line = lineAt(starts, off) - 1;
+    return new vscode.Position(line, off - starts[line]);
   };
   return new vscode.Range(pos(start), pos(end));
 }

@@ -13,6 +13,7 @@ import { readAnswers } from '../core/judge';
 import { decodeDocument } from '../core/corpus';
 import { isWebviewToHost, type ErrorPayload, type GridRunResult, type HostToWebview, type LiveQuestionData, type ResultsTab, type WebviewToHost } from '../shared/protocol';
 import type { Spanproof } from './spanproof';
+import { hitAt } from './testing/outcome';
 
 export class ResultsPanel implements vscode.WebviewPanelSerializer, vscode.Disposable {
   static readonly viewType = 'spanproof.results';
@@ -47,7 +48,7 @@ export class ResultsPanel implements vscode.WebviewPanelSerializer, vscode.Dispo
    */
   showAdHoc(result: GridRunResult, questionId: string): void {
     const recs = result.records ?? [];
-    const hits = recs.filter((r) => r['hit@5'] === 1).length;
+    const hits = recs.filter((r) => hitAt(r, result.results.k) === 1).length;
     const scored = recs.filter((r) => r.status === 'ok').length;
     const causes = new Map<string, number>();
     for (const r of recs) if (r.cause) causes.set(r.cause, (causes.get(r.cause) ?? 0) + 1);

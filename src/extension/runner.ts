@@ -8,6 +8,21 @@ import { GridClient } from '../core/grid/client';
 import { describeProgress, describeStage, type GridRunResult, type ProgressMessage } from '../shared/protocol';
 import { readSettings } from './config';
 import type { GroundTruthStore } from './store';
+import type { RunSettings } from '../shared/settings';
+
+/** How to run: which questions, which part of the grid, whether to write a run directory. */
+export interface RunOptions {
+  /** Only these questions (default: all). */
+  questionIds?: string[];
+  /** Narrow the grid (e.g. to the recommended config's chunker, retriever and reranker setting). */
+  grid?: Pick<RunSettings, 'chunkers' | 'retrievers' | 'rerank'>;
+  /** Write a run directory (default: only when every question and the whole grid run). */
+  writeRun?: boolean;
+  /** Notification title (default "Spanproof: evaluating"). */
+  title?: string;
+  /** Cancel from outside (the Test Explorer's stop button). */
+  token?: vscode.CancellationToken;
+}
 
 export class Runner implements vscode.Disposable {
   private readonly status = vscode.window.createStatusBarItem('spanproof.status', vscode.StatusBarAlignment.Left, 10);
@@ -52,14 +67,19 @@ export class Runner implements vscode.Disposable {
     this.current.cancel();
   }
 
-  /** Run the grid for `store`'s folder; resolves with the result, or undefined when cancelled/failed (already reported). */
-  async run(store: GroundTruthStore, questionIds?: string[]): Promise<GridRunResult | undefined> {
+  /**
+   * Run the grid for `store`'s folder (`questionIds`: a one-question run, not written); resolves with
+   * the result, or undefined when cancelled/failed (already reported).
+   */
+  async run(store: GroundTruthStore, questionIds?: string[], options: RunOptions = {}): Promise<GridRunResult | undefined> {
     if (this.current) {
       void vscode.window.showWarningMessage('Spanproof: an evaluation is already running — cancel it first.');
       return undefined;
     }
-    const settings = readSettings(store.folder);
-    const oneQuestion = questionIds !== undefined;
+    const ids = questionIds ?? options.questionIds;
+    const settings = { ...readSettings(store.folder), ...options.grid };
+    const write = options.writeRun ?? (ids === undefined && options.grid === undefined);
+    const oneQuestion = !write;
     const ac = new AbortController();
     const cancel = () => {
       this.status.text = '$(sync~spin) Spanproof: cancelling…';
@@ -75,9 +95,10 @@ export class Runner implements vscode.Disposable {
     let status = 'failed';
     try {
       const r = await vscode.window.withProgress(
-        { location: vscode.ProgressLocation.Notification, title: oneQuestion ? 'Spanproof: evaluating question' : 'Spanproof: evaluating', cancellable: true },
+        { location: vscode.ProgressLocation.Notification, title: options.title ?? (oneQuestion ? 'Spanproof: evaluating question' : 'Spanproof: evaluating'), cancellable: true },
         (progress, token) => {
           token.onCancellationRequested(cancel);
+          options.token?.onCancellationRequested(cancel);
           let last = 0;
           return this.client.run(
             {
@@ -85,8 +106,10 @@ export class Runner implements vscode.Disposable {
               groundTruthFile: store.file,
               settings,
               // Chunks are kept so the panel can run the chunk-ID bias study (SPEC §7.5) on this run.
-              keepChunks: !oneQuestion,
-              ...(oneQuestion ? { questionIds, writeRun: false, returnRecords: true } : {}),
+              keepChunks: write,
+              returnRecords: !write,
+              ...(ids ? { questionIds: ids } : {}),
+              ...(write ? {} : { writeRun: false }),
               ...(this.faultInjection ? { faultInjection: this.faultInjection } : {}),
             },
             {

@@ -1,25 +1,40 @@
 /**
  * The runs of one workspace folder as the editor needs them: the list (panel history) and the latest
- * succeeded run's per-question records (hover, tree status icons). Reads through core `listRuns` /
- * `readRun`; never throws into the UI (a damaged run is reported once and skipped).
+ * succeeded run's per-question records (hover, tree status icons, CodeLens, Test Explorer), read at
+ * that run's own k. Reads through core `listRuns` / `readRun`; never throws into the UI (a damaged run
+ * is reported once and skipped).
  */
 import { accessSync, constants, existsSync } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { listRuns, readRun, resolveRunsRoot, type QuestionRecord, type RunSummary } from '../core/runs';
 import type { RunData } from '../shared/protocol';
+import { hitAt } from './testing/outcome';
+
+export interface ConfigStatus {
+  config: string;
+  hit: boolean;
+  cause: string | null;
+  failed: boolean;
+}
 
 export interface QuestionStatus {
-  /** Configs with hit@k = 1 / scored configs. */
+  /** Configs with hit@k = 1 / scored configs, at the run's k. */
   hits: number;
   scored: number;
   /** Per config: hit or the miss cause (`failed` for a failed item). */
-  perConfig: Array<{ config: string; hit: boolean; cause: string | null; failed: boolean }>;
+  perConfig: ConfigStatus[];
+  /** The question in the run's recommended config; null when the run recommends none. */
+  recommended: ConfigStatus | null;
 }
 
 export class RunsModel implements vscode.Disposable {
   runs: RunSummary[] = [];
   latest: RunData | null = null;
+  /** The latest succeeded run's k (result-list size); the metric keys carry it (`hit@10`). */
+  k = 5;
+  /** The latest succeeded run's recommended config id, or null. */
+  recommended: string | null = null;
   private status = new Map<string, QuestionStatus>();
   private readonly emitter = new vscode.EventEmitter<void>();
   readonly onDidChange = this.emitter.event;
@@ -51,9 +66,12 @@ export class RunsModel implements vscode.Disposable {
     const latest = this.runs.find((r) => r.status === 'succeeded');
     this.status.clear();
     this.latest = null;
+    this.recommended = null;
     if (latest) {
       try {
         this.latest = readRun(latest.dir);
+        this.k = this.latest.results?.k ?? this.latest.run.settings.k;
+        this.recommended = this.latest.ranking?.find((r) => r.recommended)?.id ?? null;
         this.index(this.latest.questions);
       } catch (e) {
         void vscode.window.showWarningMessage(`Spanproof could not read the latest run: ${e instanceof Error ? e.message : e}`);
@@ -65,14 +83,16 @@ export class RunsModel implements vscode.Disposable {
   private index(records: QuestionRecord[]): void {
     for (const r of records) {
       let s = this.status.get(r.question);
-      if (!s) this.status.set(r.question, (s = { hits: 0, scored: 0, perConfig: [] }));
+      if (!s) this.status.set(r.question, (s = { hits: 0, scored: 0, perConfig: [], recommended: null }));
       const failed = r.status === 'failed';
-      const hit = r['hit@5'] === 1;
+      const hit = hitAt(r, this.k) === 1;
       if (!failed) {
         s.scored++;
         if (hit) s.hits++;
       }
-      s.perConfig.push({ config: r.config, hit, cause: r.cause, failed });
+      const c = { config: r.config, hit, cause: r.cause, failed };
+      s.perConfig.push(c);
+      if (r.config === this.recommended) s.recommended = c;
     }
   }
 

@@ -67,7 +67,7 @@ export class QuestionsTree implements vscode.TreeDataProvider<QuestionNode> {
             ? new vscode.ThemeIcon('error', new vscode.ThemeColor('testing.iconFailed'))
             : new vscode.ThemeIcon('circle-large-filled', new vscode.ThemeColor('testing.iconQueued'));
         item.description = `${q.id} · hit in ${st.hits}/${st.scored} configs`;
-        tip += `\nLatest run: hit@5 in ${st.hits} of ${st.scored} configs.`;
+        tip += `\nLatest run: hit@${this.runs(node.store)?.k} in ${st.hits} of ${st.scored} configs.`;
       } else {
         item.iconPath = new vscode.ThemeIcon('circle-large-outline');
         item.description = q.id;

@@ -141,4 +141,4 @@ export { indentOf, parseGroundTruth, serializeGroundTruth } from './schema';
 export { readGroundTruth, readGroundTruthWithText, writeGroundTruth } from './io';
 export { excludedQuestionsSummary, normaliseSource, resolveEvidence, resolveGroundTruth } from './resolve';
 export { makeSelector } from './selector';
-export { lineOf } from './text';
+export { lineOf, lineStarts, lineAt } from './text';
