@@ -27,7 +27,7 @@ export function doc(text: string, source = 'doc.md'): CorpusDocument {
 }
 
 /** FNV-1a 32-bit over UTF-16 code units. */
-function fnv1a(s: string): number {
+export function fnv1a(s: string): number {
   let h = 0x811c9dc5;
   for (let i = 0; i < s.length; i++) {
     h ^= s.charCodeAt(i);

@@ -11,8 +11,7 @@
  * `script(req)` may override any reply: a status with headers (429 + Retry-After), a hang (timeout),
  * malformed content, a delay.
  */
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { startJsonServer, type JsonReply, type JsonRequest } from './jsonServer';
 
 export interface FakeRequest {
   /** 1-based arrival number. */
@@ -104,68 +103,37 @@ export function cannedContent(req: FakeRequest, o: FakeServerOptions): string {
 
 export async function startFakeServer(o: FakeServerOptions = {}): Promise<FakeServer> {
   const state: FakeServer = { url: '', requests: [], maxInFlight: 0, inFlight: 0, close: async () => {} };
-  const open = new Set<ServerResponse>();
-  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      let body: { model?: string; messages?: FakeRequest['messages']; [k: string]: unknown } = {};
-      try {
-        body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
-      } catch {
-        /* logged as other */
-      }
-      const fr: FakeRequest = { n: state.requests.length + 1, model: body.model ?? '', messages: body.messages ?? [], kind: kindOf(body.messages ?? []), headers: req.headers, body };
-      state.requests.push(fr);
-      state.inFlight++;
-      state.maxInFlight = Math.max(state.maxInFlight, state.inFlight);
-      open.add(res);
-      let ended = false;
-      const finish = (status: number, headers: Record<string, string>, text: string) => {
-        if (ended) return;
-        ended = true;
-        state.inFlight--;
-        open.delete(res);
-        if (res.destroyed) return;
-        res.writeHead(status, { 'content-type': 'application/json', ...headers });
-        res.end(text);
-      };
-      res.on('close', () => {
-        if (!ended) {
-          ended = true;
-          state.inFlight--;
-          open.delete(res);
-        }
-      });
+  const srv = await startJsonServer<FakeRequest & JsonRequest>(
+    (fr): JsonReply => {
       state.onRequest?.(fr);
       const sc = o.script?.(fr);
-      if (sc && 'hang' in sc) return; // never answers; the client times out or aborts
-      if (sc && 'status' in sc) {
-        setImmediate(() => finish(sc.status, sc.headers ?? {}, sc.body ?? JSON.stringify({ error: { message: `scripted ${sc.status}`, type: 'test' } })));
-        return;
-      }
+      if (sc && 'hang' in sc) return { hang: true }; // never answers; the client times out or aborts
+      if (sc && 'status' in sc) return { status: sc.status, headers: sc.headers, body: sc.body };
       const content = sc && 'content' in sc ? sc.content : cannedContent(fr, o);
-      const delay = (sc && 'delayMs' in sc ? sc.delayMs : undefined) ?? o.delayMs ?? 0;
-      const reply = JSON.stringify({
+      const delayMs = (sc && 'delayMs' in sc ? sc.delayMs : undefined) ?? o.delayMs ?? 0;
+      const json = {
         id: `cmpl-${fr.n}`,
         object: 'chat.completion',
         created: 0,
         model: fr.model,
         choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }],
         usage: { ...(o.usage ?? { prompt_tokens: 10, completion_tokens: 5 }), total_tokens: 0 },
-      });
-      const send = () => finish(200, {}, reply);
-      if (delay > 0) setTimeout(send, delay);
-      else setImmediate(send);
-    });
+      };
+      return { json, delayMs };
+    },
+    (base) => {
+      const body = base.body as { model?: string; messages?: FakeRequest['messages'] };
+      const messages = body.messages ?? [];
+      return { ...base, model: body.model ?? '', messages, kind: kindOf(messages) };
+    },
+  );
+  // The log and the in-flight counters live in the core server; FakeServer shows them.
+  Object.defineProperties(state, {
+    requests: { get: () => srv.requests },
+    maxInFlight: { get: () => srv.maxInFlight },
+    inFlight: { get: () => srv.inFlight },
   });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  state.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
-  state.close = () =>
-    new Promise<void>((r) => {
-      for (const res of open) res.destroy();
-      server.closeAllConnections?.();
-      server.close(() => r());
-    });
+  state.url = `${srv.origin}/v1`;
+  state.close = () => srv.close();
   return state;
 }

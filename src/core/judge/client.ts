@@ -82,12 +82,17 @@ export function retryAfterMs(headers: Headers | undefined, now = Date.now()): nu
   return Number.isFinite(t) ? Math.max(0, t - now) : null;
 }
 
-function makeOpenAI(endpoint: string, apiKey: string | undefined, timeoutMs: number): OpenAI {
+/**
+ * The `openai` client for `endpoint` (library retries off, SDK platform headers not sent, explicit
+ * User-Agent; Azure hosts get the `api-key` header or `AzureOpenAI`). Also used by the model endpoints
+ * (src/core/models/endpoint). Throws SpanproofError('bad-input') naming `field` when `endpoint` is not a URL.
+ */
+export function makeOpenAI(endpoint: string, apiKey: string | undefined, timeoutMs: number, field = 'judge.endpoint'): OpenAI {
   let url: URL;
   try {
     url = new URL(endpoint);
   } catch {
-    throw new SpanproofError('bad-input', `endpoint "${endpoint}" is not a URL.`, { field: 'judge.endpoint', fix: 'use a base URL such as http://localhost:11434/v1 (Ollama) or https://api.openai.com/v1.' });
+    throw new SpanproofError('bad-input', `endpoint "${endpoint}" is not a URL.`, { field, fix: 'use a base URL such as http://localhost:11434/v1 (Ollama) or https://api.openai.com/v1.' });
   }
   const key = apiKey || 'no-key';
   // The SDK's platform headers (OS, CPU architecture, Node version) are not needed by any endpoint: not sent.
