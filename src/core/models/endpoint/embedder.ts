@@ -33,6 +33,11 @@ export interface EndpointEmbedderOptions {
   countTokens: (text: string) => number;
   /** Cancels requests in flight and waits (SpanproofError('cancelled')). */
   signal?: AbortSignal;
+  /**
+   * Weights of the served model, when known (SPEC §9 compute cost); default 0 = not counted: the
+   * endpoint does not say how large its model is.
+   */
+  parameters?: number;
 }
 
 /** Text sent once to learn the vector length when the cache does not know it yet. */
@@ -60,10 +65,12 @@ export async function loadEndpointEmbedder(o: EndpointEmbedderOptions): Promise<
 
 class EndpointEmbedder implements TextEmbedder {
   readonly id: string;
+  readonly parameters: number;
   private readonly batchSize: number;
 
   constructor(private readonly o: EndpointEmbedderOptions, private readonly cache: EndpointCache) {
     this.id = endpointModelId(o.connection.endpoint, o.model);
+    this.parameters = o.parameters ?? 0;
     this.batchSize = Math.max(1, Math.floor(o.batchSize ?? 32));
   }
 

@@ -27,6 +27,11 @@ export interface EndpointRerankerOptions {
   /** Passages per request (default 64). */
   batchSize?: number;
   signal?: AbortSignal;
+  /**
+   * Weights of the served model, when known (SPEC §9 compute cost); default 0 = not counted: the
+   * endpoint does not say how large its model is.
+   */
+  parameters?: number;
 }
 
 const ROUTE = 'POST /rerank';
@@ -45,12 +50,14 @@ function wantsTexts(e: unknown): boolean {
 
 class EndpointReranker implements PairScorer {
   readonly id: string;
+  readonly parameters: number;
   readonly baseline = false;
   private readonly batchSize: number;
   private shape: 'documents' | 'texts' = 'documents';
 
   constructor(private readonly o: EndpointRerankerOptions, private readonly cache: EndpointCache) {
     this.id = endpointModelId(o.connection.endpoint, o.model);
+    this.parameters = o.parameters ?? 0;
     this.batchSize = Math.max(1, Math.floor(o.batchSize ?? 64));
   }
 
