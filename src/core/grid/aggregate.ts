@@ -10,7 +10,7 @@
  * listed in `failed`, never averaged as zero. The paired difference uses the questions both scored.
  */
 import { CAUSES, type Cause } from '../types';
-import type { RunSettings } from '../../shared/settings';
+import type { RunSettings } from '../settings';
 import type { ResolvedQuestion } from '../groundtruth';
 import { bootstrapResamples, pairedDifferenceCI, percentileCI } from '../stats';
 import { RESULT_METRICS, type ConfigResult, type MeanCI, type ResultMetric } from '../runs/types';

@@ -4,7 +4,7 @@
  * explanation). Configs with no scored question are left out of the ranking (they are listed in
  * results.json with their failed items).
  */
-import type { RunSettings } from '../../shared/settings';
+import type { RunSettings } from '../settings';
 import { rankConfigs, type Ranking } from '../ranking/legacy';
 import type { RankingEntry, ResultsFile, TimingsFile } from '../runs/types';
 

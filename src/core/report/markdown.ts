@@ -8,8 +8,8 @@ import { CAUSE_ADVICE } from '../attribution';
 import { TAU_SWEEP } from '../grid/plan';
 import { buildReportModel, cutPieces, type ReportModel } from './model';
 import { ci, f3, ms } from './format';
-import type { RunData } from '../../shared/protocol';
-import type { AnswersData } from '../../shared/answers';
+import type { RunData } from '../runs/types';
+import type { AnswersData } from '../judge/types';
 import { answersMarkdown } from './answers';
 
 const esc = (s: string) => s.replace(/\|/g, '\\|').replace(/\r?\n|\r/g, ' ');

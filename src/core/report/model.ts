@@ -3,7 +3,7 @@
  * order, cause totals, misses of the recommended config with the evidence and the cut.
  */
 import { CAUSES, type Cause } from '../types';
-import type { RunData } from '../../shared/protocol';
+import type { RunData } from '../runs/types';
 import type { ConfigResult, MissDetail, QuestionRecord, RankingEntry } from '../runs/types';
 
 export interface ReportRow {

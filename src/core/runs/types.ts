@@ -3,30 +3,22 @@
  * read by the CLI, the extension's panel and the webview: keys are added freely, never renamed.
  * Offsets are UTF-16 code units; times are ISO-8601 UTC strings; durations are milliseconds.
  */
-import type { Cause } from '../types';
+import type { Cause, RankedSpan } from '../types';
 import type { Cut } from '../attribution';
-import type { RunSettings } from '../../shared/settings';
+import type { AcceptanceReport } from '../groundtruth';
+import type { MeanCI } from '../stats';
+import type { RankedConfig } from '../ranking';
+import type { RunSettings } from '../settings';
 
 /** Lifecycle of a run (run.json `status`). */
 export type RunStatus = 'pending' | 'running' | 'succeeded' | 'failed' | 'cancelled';
 
-/** The acceptance report of ground-truth resolution; same shape as `spanproof validate --json` (SPEC §11). */
-export interface AcceptanceReport {
-  total: number;
-  resolved: number;
-  moved: number;
-  stale: Array<{ id: string; source: string; exact: string; nearest?: unknown; reason?: string }>;
-  ambiguous: Array<{ id: string; source: string; candidates: unknown[] }>;
-  rejected: Array<{ id: string; reason: string }>;
-  [extra: string]: unknown;
-}
-
-/** A mean with its 95% percentile-bootstrap CI. */
-export interface MeanCI {
-  mean: number;
-  lo: number;
-  hi: number;
-}
+/** The acceptance report of ground-truth resolution (src/core/groundtruth); same shape as `spanproof validate --json` (SPEC §11). */
+export type { AcceptanceReport } from '../groundtruth';
+/** A mean with its 95% percentile-bootstrap CI (src/core/stats). */
+export type { MeanCI } from '../stats';
+/** A ranked chunk of a result list or a pool (src/core/types). */
+export type { RankedSpan } from '../types';
 
 /** The metric keys of results.json `configs[].metrics` (SPEC §11), in the order they are written. */
 export const RESULT_METRICS = [
@@ -99,28 +91,14 @@ export interface ResultsFile {
   errors: Array<{ stage: string; chunker?: string; config?: string; question?: string; message: string }>;
 }
 
-/** One line of ranking.json. */
-export interface RankingEntry {
-  id: string;
-  rank: number;
-  score: number;
-  pareto: boolean;
-  explanation: string;
+/** One line of ranking.json: the ranking's own fields (src/core/ranking `RankedConfig`) plus the costs it ranked on. */
+export type RankingEntry = Pick<RankedConfig, 'id' | 'rank' | 'score' | 'pareto' | 'explanation' | 'recommended'> & {
   /** Median per-question latency (retrieve + rerank), ms. */
   latencyMs: number;
   contextChars: number;
-  recommended: boolean;
-  /** Not significantly different from the top config (paired bootstrap). */
+  /** Not significantly different from the top config (paired bootstrap); absent in older runs. */
   tiedWithTop?: boolean;
-}
-
-/** A ranked chunk of a result list or a pool. */
-export interface RankedSpan {
-  source: string;
-  start: number;
-  end: number;
-  score: number;
-}
+};
 
 /** Where the cut fell for a miss: the deciding evidence span, its best chunk, the adjacent chunk holding the rest, ranks (src/core/attribution `Cut`). */
 export type MissDetail = Cut;
@@ -188,3 +166,28 @@ export interface RunSummary {
   configs: number | null;
   top: string | null;
 }
+
+/** Everything the panel needs to show one run. */
+export interface RunData {
+  run: RunFile;
+  results: ResultsFile | null;
+  ranking: RankingEntry[] | null;
+  timings: TimingsFile | null;
+  /** questions.jsonl parsed. */
+  questions: QuestionRecord[];
+  /** evidence.json: the resolved questions with their evidence text (for highlighting). */
+  evidence: EvidenceFile | null;
+}
+
+/** evidence.json in the run directory: resolved questions with evidence text and the chunk texts needed by misses. */
+export interface EvidenceFile {
+  questions: Array<{
+    id: string;
+    question: string;
+    match: 'all' | 'any';
+    spans: Array<{ source: string; start: number; end: number; text: string }>;
+  }>;
+  /** Texts of the chunks misses point at (best chunk and its neighbour), per chunker, by chunk id. */
+  chunks?: Record<string, Record<string, string>>;
+}
+
