@@ -9,8 +9,7 @@
  * to `hooks.charts` so the panel destroys them with its own.
  */
 import { ScatterController } from 'chart.js';
-import { JUDGE_METRICS } from '../src/core/judge/types';
-import type { AnswerRecord, AnswersData, JudgeMetric, JudgeScore } from '../src/shared/answers';
+import { JUDGE_METRICS, type AnswerRecord, type AnswersData, type JudgeMetric, type JudgeScore } from '../src/shared/answers';
 import { Chart, baseOptions, palette } from './charts';
 import { clear, fmt, h } from './dom';
 

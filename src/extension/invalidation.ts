@@ -3,7 +3,7 @@
  * Index/embedding caches are keyed by content hash + component configuration (SPEC §2), so e.g. a new
  * k or τ re-scores without re-chunking or re-embedding.
  */
-import type { RunSettings } from '../core/settings';
+import type { RunSettings } from '../shared/settings';
 
 /** What a changed key invalidates. Ordered from cheapest to most expensive. */
 export type Invalidation = 'ranking' | 'metrics' | 'retrieval' | 'index' | 'corpus' | 'groundtruth';
@@ -30,6 +30,7 @@ export const INVALIDATES: Record<keyof RunSettings, Invalidation> = {
   judge: 'metrics',
   weights: 'ranking',
   primaryMetric: 'ranking',
+  verdict: 'ranking',
 };
 
 /** The most expensive invalidation among `keys`, or undefined when none. */

@@ -1,11 +1,24 @@
 /**
- * The "Answers" tab's webview request (SPEC §12, §14): the panel's methods are
- * `WebviewMethods & AnswersWebviewMethods`, and the host answers `loadAnswers` with
- * `readAnswers(runDir)` from src/core/judge. Types only; the data shapes live in src/core/judge/types.ts.
+ * The "Answers" tab's data and its webview request (SPEC §12, §14). Kept beside protocol.ts so the
+ * panel can add it with one line: `WebviewMethods & AnswersWebviewMethods`, and the host answers
+ * `loadAnswers` with `readAnswers(runDir)` from src/core/judge. Types plus the metric order; no Node or vscode imports.
  */
-import type { AnswersData } from '../core/judge/types';
+import type { AnswerRecord, AnswersSummary, LedgerFile } from '../core/judge/types';
 
-export type { AnswersData, AnswerRecord, AnswersSummary, LedgerFile, JudgeMetric, JudgeScore, AnswerAggregate, CorrelationCI } from '../core/judge/types';
+export { JUDGE_METRICS } from '../core/judge/types';
+export type { AnswerRecord, AnswersSummary, LedgerFile, JudgeMetric, JudgeScore, AnswerAggregate, CorrelationCI } from '../core/judge/types';
+
+/** Everything the Answers tab shows for one run; null from `loadAnswers` when the run has no answers. */
+export interface AnswersData {
+  /** results.json `"answers"` (aggregates, models, prompt versions, correlation). */
+  summary: AnswersSummary | null;
+  /** answers.jsonl, in file order. */
+  records: AnswerRecord[];
+  /** ledger.json (requests, cached replies, tokens, latency, cost per model). */
+  ledger: LedgerFile | null;
+  /** Question id → question text (from evidence.json). */
+  questions: Record<string, string>;
+}
 
 /** The webview request of the Answers tab (merge into WebviewMethods). */
 export interface AnswersWebviewMethods {

@@ -6,19 +6,24 @@
  * error, or every item of the run failed (run.json status `failed`); 130 cancelled with SIGINT
  * (128 + signal 2, the shell convention).
  *
- * `--fail-under METRIC=VALUE` (repeatable) gates on the RECOMMENDED config's mean of METRIC (any key
- * of results.json `metrics`, e.g. `hit@5=0.8`), or `acceptance=0.9` on the resolved/total rate.
+ * `--fail-under METRIC=VALUE` (repeatable) gates on the mean of METRIC (any key of results.json
+ * `metrics` at the run's cutoffs, e.g. `hit@5=0.8`; `hit@k=0.8` means hit at the run's k) of the config
+ * the deterministic verdict recommends (ranking.json v2 `verdict.recommended`, SPEC §9 — never a
+ * timing-dependent choice, so identical runs gate identically), or of `--gate-config ID`; or
+ * `acceptance=0.9` on the resolved/total rate.
  */
 import { readFileSync, statSync } from 'node:fs';
 import * as path from 'node:path';
 import type { Command } from 'commander';
 import { SpanproofError } from '../../core/errors';
-import { GridClient } from '../../worker/client';
-import { parseRunSettings, validateRunSettings } from '../../core/settings';
+import { GridClient } from '../../core/grid/client';
+import { parseRunSettings, validateRunSettings } from '../../core/grid/settings';
 import { CHUNKER_IDS } from '../../core/chunking';
-import { assertNewOutDir, readRun, resolveCacheDir, resolveRunsRoot, RESULT_METRICS, stableStringify } from '../../core/runs';
+import { assertNewOutDir, readRun, resolveCacheDir, resolveRunsRoot, stableStringify } from '../../core/runs';
+import { parseMetricKey, resolvePrimaryMetric, resultMetricKeys } from '../../core/metrics/registry';
+import { planConfigs } from '../../core/grid/plan';
 import { buildReportModel, rankingTable } from '../../core/report';
-import { DEFAULT_SETTINGS, type RunSettings } from '../../core/settings';
+import { DEFAULT_SETTINGS, type RunSettings } from '../../shared/settings';
 import type { GridRunResult } from '../../shared/protocol';
 import type { SetExit } from './index';
 import { writeBiasStudy } from './bias';
@@ -40,6 +45,7 @@ interface RunOptions extends JudgeCliOptions {
   biasStudy?: boolean;
   json?: boolean;
   failUnder: string[];
+  gateConfig?: string;
   question?: string[];
 }
 
@@ -76,15 +82,36 @@ function checkWorkspace(dir: string): void {
   if (!isDir) throw new SpanproofError('not-found', 'the corpus folder does not exist or is not a folder.', { file: dir, fix: 'pass an existing folder with --workspace DIR.' });
 }
 
-/** Parses `METRIC=VALUE`; throws SpanproofError('bad-input') naming the flag. */
+/** Parses `METRIC=VALUE` (METRIC a registry key such as `hit@5`, `hit@k`, `mrr`, or `acceptance`); throws SpanproofError('bad-input') naming the flag. */
 export function parseGate(spec: string): { metric: string; value: number } {
   const m = /^([^=]+)=(.+)$/.exec(spec);
   const value = m ? Number(m[2]) : NaN;
   const metric = m?.[1].trim() ?? '';
-  if (!m || !Number.isFinite(value) || !(metric === 'acceptance' || (RESULT_METRICS as readonly string[]).includes(metric))) {
-    throw new SpanproofError('bad-input', `--fail-under "${spec}" is not METRIC=VALUE.`, { field: '--fail-under', fix: `use one of ${['acceptance', ...RESULT_METRICS].join(', ')}, e.g. --fail-under hit@5=0.8.` });
+  if (!m || !Number.isFinite(value) || !(metric === 'acceptance' || parseMetricKey(metric, 1) !== null)) {
+    throw new SpanproofError('bad-input', `--fail-under "${spec}" is not METRIC=VALUE.`, { field: '--fail-under', fix: `use acceptance or a metric of results.json such as ${resultMetricKeys(5).join(', ')} (hit@k = hit at the run's k), e.g. --fail-under hit@5=0.8.` });
   }
   return { metric, value };
+}
+
+/**
+ * Resolves gate metrics at the run's k (`hit@k` → `hit@10`) and checks each is a key results.json will
+ * have, and that `--gate-config` names a config of the grid — before the run starts.
+ * @throws SpanproofError('bad-input') naming the flag and listing what is valid.
+ */
+export function resolveGates(gates: ReadonlyArray<{ metric: string; value: number }>, settings: RunSettings, gateConfig?: string): Array<{ metric: string; value: number }> {
+  const keys = resultMetricKeys(settings.k, resolvePrimaryMetric(settings.primaryMetric, settings.k, settings.poolSize));
+  const out = gates.map((g) => {
+    if (g.metric === 'acceptance') return g;
+    const p = parseMetricKey(g.metric, settings.k)!;
+    const key = p.cutoff === null ? p.family : `${p.family}@${p.cutoff}`;
+    if (!keys.includes(key)) throw new SpanproofError('bad-input', `--fail-under ${g.metric}: this run (k = ${settings.k}) reports no ${key}.`, { field: '--fail-under', fix: `use one of acceptance, ${keys.join(', ')}.` });
+    return { metric: key, value: g.value };
+  });
+  if (gateConfig !== undefined) {
+    const ids = planConfigs(settings).map((c) => c.id);
+    if (!ids.includes(gateConfig)) throw new SpanproofError('bad-input', `--gate-config "${gateConfig}" is not a config of this grid.`, { field: '--gate-config', fix: `use one of ${ids.join(', ')}.` });
+  }
+  return out;
 }
 
 /** Builds the run settings from --config and the flags (flags win). */
@@ -154,7 +181,8 @@ export function register(program: Command, setExit: SetExit): void {
     .option('--bias-study', 'also run the chunk-ID bias study (SPEC §7.5; implies --keep-chunks) and write bias.json (see spanproof bias)')
     .option('--question <id>', 'score only this question (repeatable)', collect, [])
     .option('--json', 'print only JSON (results.json content plus runDir) on stdout')
-    .option('--fail-under <metric=value>', 'exit 1 when the recommended config scores below (repeatable)', collect, [])
+    .option('--fail-under <metric=value>', 'exit 1 when the recommended config (the deterministic verdict) scores below (repeatable; e.g. hit@k=0.8)', collect, [])
+    .option('--gate-config <id>', 'gate --fail-under on this config (e.g. heading/bm25/none) instead of the recommended one')
     .addHelpText('after', `
 Exit codes:
   0    success
@@ -164,8 +192,9 @@ Exit codes:
   3    internal error, or every item of the run failed (run.json status "failed")
   ${EXIT_CANCELLED}  cancelled with Ctrl-C (SIGINT; run.json status "cancelled")`)
     .action(async (o: RunOptions) => {
-      const gates = o.failUnder.map(parseGate);
+      const parsedGates = o.failUnder.map(parseGate);
       const settings = settingsFromOptions(o);
+      const gates = resolveGates(parsedGates, settings, o.gateConfig);
       validateGenerateOptions(settings, o); // --generate (SPEC §14): fail before the grid runs
       const workspace = path.resolve(o.workspace);
       checkWorkspace(workspace);
@@ -214,7 +243,7 @@ Exit codes:
       }
       const acc = result.results.acceptance;
       if (o.json) {
-        process.stdout.write(`${stableStringify({ ...result.results, runDir: result.runDir }, 2)}\n`);
+        process.stdout.write(`${stableStringify({ ...result.results, runDir: result.runDir, verdict: result.verdict, ...(result.rankingFile.timedVerdict ? { timedVerdict: result.rankingFile.timedVerdict } : {}) }, 2)}\n`);
       } else {
         for (const w of result.warnings) process.stderr.write(`warning: ${w}\n`);
         const out: string[] = [];
@@ -223,6 +252,7 @@ Exit codes:
           out.push('', rankingTable(buildReportModel(readRun(result.runDir))));
           const rec = result.ranking.find((r) => r.recommended);
           if (rec) out.push('', `Recommended: ${rec.id} — ${rec.explanation}`);
+          else if (!result.verdict.recommended) out.push('', result.verdict.summary);
           out.push(...answersLines);
           out.push('', `Run written to ${result.runDir}${result.location?.kind === 'user-cache' ? ` (${result.location.reason}; user cache directory)` : ''}.`);
           out.push(`Report: spanproof report ${JSON.stringify(result.runDir)} --format html --out report.html`);
@@ -235,15 +265,15 @@ Exit codes:
         setExit(3);
         return;
       }
-      // Gates.
-      const rec = result.ranking.find((r) => r.recommended);
-      const recCfg = result.results.configs.find((c) => c.id === rec?.id);
+      // Gates: on the deterministic verdict's recommendation (or --gate-config), never on a timing-dependent choice.
+      const gated = o.gateConfig ?? result.verdict.recommended;
+      const gatedCfg = result.results.configs.find((c) => c.id === gated);
       let failed = false;
       for (const g of gates) {
-        const v = g.metric === 'acceptance' ? (acc.total ? acc.resolved / acc.total : 1) : recCfg?.metrics[g.metric as keyof typeof recCfg.metrics]?.mean ?? NaN;
+        const v = g.metric === 'acceptance' ? (acc.total ? acc.resolved / acc.total : 1) : gatedCfg?.metrics[g.metric]?.mean ?? NaN;
         if (!(v >= g.value)) {
           failed = true;
-          process.stderr.write(`gate failed: ${g.metric} = ${Number.isFinite(v) ? v.toFixed(4) : 'n/a'}${g.metric === 'acceptance' ? '' : ` (${rec?.id ?? 'no config'})`} < ${g.value}\n`);
+          process.stderr.write(`gate failed: ${g.metric} = ${Number.isFinite(v) ? v.toFixed(4) : 'n/a'}${g.metric === 'acceptance' ? '' : ` (${gated ?? 'no config'}${o.gateConfig ? '' : ', recommended'})`} < ${g.value}\n`);
         }
       }
       setExit(generationCancelled ? EXIT_CANCELLED : failed ? 1 : 0);

@@ -1,40 +1,24 @@
 /**
  * Aggregation of a grid run (SPEC §7.1 aggregates, §7.4 statistics, §8 cause counts): per config the
  * mean of every metric over the scored questions with a 95% percentile-bootstrap CI, the τ sweep of
- * hit@k, cause counts, mean context cost, the quality rank and the paired-bootstrap difference to the
- * top config.
+ * hit@k, cause counts and mean context cost, under the metric keys of src/core/metrics/registry.ts at
+ * the run's real cutoff (`coverage@10` when k = 10). Ranks, explanations and the comparison with the
+ * best config come from the verdict stage (./ranking.ts, src/core/ranking), not from here.
  *
  * One set of B resamples of the question indices (src/core/stats, seeded) is applied to every config,
  * so a config's numbers do not depend on which other configs ran, and differences are paired.
  * A failed item is NaN in its config's column: left out of the means (percentileCI skips NaN) and
- * listed in `failed`, never averaged as zero. The paired difference uses the questions both scored.
+ * listed in `failed`, never averaged as zero.
  */
 import { CAUSES, type Cause } from '../types';
-import type { RunSettings } from '../settings';
+import type { RunSettings } from '../../shared/settings';
 import type { ResolvedQuestion } from '../groundtruth';
-import { bootstrapResamples, pairedDifferenceCI, percentileCI } from '../stats';
-import { RESULT_METRICS, type ConfigResult, type MeanCI, type ResultMetric } from '../runs/types';
+import { bootstrapResamples, percentileCI } from '../stats';
+import { metricDef, resolvePrimaryMetric, resultMetricKeys } from '../metrics/registry';
+import type { ConfigResult, MeanCI } from '../runs/types';
 import type { ConfigPlan } from './plan';
 import { TAU_SWEEP } from './plan';
 import type { ItemRecord } from './engine';
-
-/** Per-question metric key of src/core/metrics/span.ts for each results.json metric, at the run's k where `@5`. */
-function metricKey(m: ResultMetric, k: number): string {
-  switch (m) {
-    case 'coverage@5':
-      return `coverage@${k}`;
-    case 'precision@5':
-      return `precision@${k}`;
-    case 'iou@5':
-      return `iou@${k}`;
-    case 'iou_chroma@5':
-      return `iou_chroma@${k}`;
-    case 'mrr':
-      return 'rr';
-    default:
-      return m;
-  }
-}
 
 /** Values of one config over the questions (NaN = item failed / not scored). */
 type Column = Float64Array;
@@ -47,7 +31,10 @@ function mean(col: Column): number {
 }
 
 export interface AggregateOutput {
+  /** Sorted by id; `rank`, `explanation` and `vsTop` are filled by the verdict stage (./ranking.ts). */
   configs: ConfigResult[];
+  /** Resolved primary metric key (`hit@5` for the default `hit@k` at k = 5). */
+  primaryMetric: string;
   /** Per config, per question: primary-metric column, for ranking and comparison. */
   primary: Map<string, Column>;
   /** The shared bootstrap resamples of question indices. */
@@ -58,7 +45,7 @@ export interface AggregateOutput {
  * Aggregates the items of a run. `questions` fixes the question order (the bootstrap resamples
  * index into it). Config entries are returned sorted by id.
  */
-export function aggregate(configs: readonly ConfigPlan[], items: readonly ItemRecord[], questions: readonly ResolvedQuestion[], settings: RunSettings, explain: (c: ConfigResult, top: ConfigResult | null) => string): AggregateOutput {
+export function aggregate(configs: readonly ConfigPlan[], items: readonly ItemRecord[], questions: readonly ResolvedQuestion[], settings: RunSettings): AggregateOutput {
   const n = questions.length;
   const qIndex = new Map(questions.map((q, i) => [q.id, i]));
   // With one question every resample is that question, so one resample gives the same CIs as B
@@ -73,7 +60,9 @@ export function aggregate(configs: readonly ConfigPlan[], items: readonly ItemRe
     if (!l) byConfig.set(it.config, (l = []));
     l.push(it);
   }
-  const primaryKey = metricKey(settings.primaryMetric as ResultMetric, k);
+  const primaryMetric = resolvePrimaryMetric(settings.primaryMetric, k, settings.poolSize);
+  const keys = resultMetricKeys(k, primaryMetric);
+  const primaryKey = metricDef(primaryMetric).questionKey;
   const primary = new Map<string, Column>();
   const out: ConfigResult[] = [];
   for (const c of [...configs].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))) {
@@ -88,9 +77,9 @@ export function aggregate(configs: readonly ConfigPlan[], items: readonly ItemRe
       }
       return v;
     };
-    const metrics = {} as Record<ResultMetric, MeanCI>;
-    for (const m of RESULT_METRICS) {
-      const key = metricKey(m, k);
+    const metrics: Record<string, MeanCI> = {};
+    for (const m of keys) {
+      const key = metricDef(m).questionKey;
       metrics[m] = ci(col((it) => it.scores!.metrics[key]));
     }
     const tauSweep: Record<string, MeanCI> = {};
@@ -116,24 +105,5 @@ export function aggregate(configs: readonly ConfigPlan[], items: readonly ItemRe
       explanation: '',
     });
   }
-  // Quality rank: primary metric mean, descending; configs with nothing scored last; ties by id.
-  const q = (c: ConfigResult) => {
-    const v = primary.get(c.id)!;
-    const m = mean(v);
-    return Number.isNaN(m) ? -Infinity : m;
-  };
-  const order = [...out].sort((a, b) => q(b) - q(a) || (a.id < b.id ? -1 : 1));
-  order.forEach((c, i) => (c.rank = i + 1));
-  const top = order[0] ?? null;
-  if (top && q(top) !== -Infinity) {
-    const topCol = primary.get(top.id)!;
-    for (const c of out) {
-      if (c === top) continue;
-      const d = pairedDifferenceCI(primary.get(c.id)!, topCol, resamples);
-      if (!Number.isFinite(d.mean)) continue;
-      c.vsTop = { top: top.id, diff: { mean: d.mean, lo: d.lo, hi: d.hi }, significant: d.significant };
-    }
-  }
-  for (const c of out) c.explanation = explain(c, top);
-  return { configs: out, primary, resamples };
+  return { configs: out, primaryMetric, primary, resamples };
 }

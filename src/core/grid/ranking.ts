@@ -1,38 +1,67 @@
 /**
- * ranking.json (SPEC §9): adapts results.json + timings.json to src/core/ranking's `rankConfigs`
- * (weighted score, Pareto front, recommendation of the cheapest statistically-tied config, templated
- * explanation). Configs with no scored question are left out of the ranking (they are listed in
- * results.json with their failed items).
+ * The verdict stage of a grid run (SPEC §9 v2): from the aggregates and the per-question primary
+ * columns to ranking.json format 2 (src/core/ranking `rankConfigs`), and back into results.json's
+ * per-config `rank`, `explanation` and `vsTop`, so both files carry the one ranking and the one
+ * explanation. Configs with no scored question are not ranked; they follow the ranked ones (by id)
+ * with an explanation that says why.
+ *
+ * Measured latency is summarised (median, IQR) and passed to the ranking only when
+ * `weights.latency > 0`; otherwise nothing here reads a clock, and ranking.json is byte-identical for
+ * identical inputs.
  */
-import type { RunSettings } from '../settings';
-import { rankConfigs, type Ranking } from '../ranking/legacy';
-import type { RankingEntry, ResultsFile, TimingsFile } from '../runs/types';
+import type { RunSettings } from '../../shared/settings';
+import { deterministicCosts, rankConfigs, type ComputeModels, type LatencySummary, type RankingFile } from '../ranking';
+import type { ConfigResult } from '../runs/types';
+import type { AggregateOutput } from './aggregate';
 
-export function buildRanking(results: ResultsFile, timings: TimingsFile, settings: RunSettings, primary: Map<string, Float64Array>, resamples: Uint32Array[]): { entries: RankingEntry[]; ranking: Ranking } {
-  const metric = results.primaryMetric as keyof ResultsFile['configs'][number]['metrics'];
-  const scored = results.configs.filter((c) => c.scored > 0);
+export interface VerdictStageInput {
+  agg: AggregateOutput;
+  settings: RunSettings;
+  /** Parameter counts of the run's models and the pool size (deterministic compute cost). */
+  models: ComputeModels;
+  /** Per config id: measured per-query latency; read only when weights.latency > 0. */
+  latency: ReadonlyMap<string, LatencySummary>;
+}
+
+export interface VerdictStageOutput {
+  ranking: RankingFile;
+  /** The aggregate's configs (id order) with rank, explanation and vsTop filled in. */
+  configs: ConfigResult[];
+}
+
+/** Runs the verdict stage (module docstring). */
+export function verdictStage(input: VerdictStageInput): VerdictStageOutput {
+  const { agg, settings } = input;
+  const k = settings.k;
+  const scored = agg.configs.filter((c) => c.scored > 0);
+  const costs = deterministicCosts(scored, input.models);
+  const timed = settings.weights.latency > 0;
   const ranking = rankConfigs(
-    scored.map((c) => ({
+    scored.map((c, i) => ({
       id: c.id,
-      quality: c.metrics[metric],
-      perQuestionQuality: primary.get(c.id)!,
-      latencyMedianMs: timings.perConfig[c.id]?.medianQueryMs ?? 0,
-      contextMean: c.contextChars,
+      quality: c.metrics[agg.primaryMetric],
+      perQuestion: agg.primary.get(c.id)!,
+      mrr: c.metrics.mrr.mean,
+      ndcg: c.metrics[`ndcg@${k}`].mean,
+      cost: costs[i],
       causes: c.causes,
+      latency: timed ? input.latency.get(c.id) ?? null : null,
     })),
-    resamples,
-    { weights: settings.weights, qualityMetric: settings.primaryMetric },
+    agg.resamples,
+    { primaryMetric: agg.primaryMetric, k, margin: settings.verdict.margin, weights: settings.weights },
   );
-  const entries = ranking.configs.map((r) => ({
-    id: r.id,
-    rank: r.rank,
-    score: r.score,
-    pareto: r.pareto,
-    explanation: r.explanation,
-    latencyMs: timings.perConfig[r.id]?.medianQueryMs ?? 0,
-    contextChars: scored.find((c) => c.id === r.id)!.contextChars,
-    recommended: r.recommended,
-    tiedWithTop: r.tiedWithTop,
-  }));
-  return { entries, ranking };
+  const byId = new Map(ranking.configs.map((r) => [r.id, r]));
+  const best = ranking.verdict.best;
+  const unscored = agg.configs.filter((c) => c.scored === 0).map((c) => c.id).sort();
+  const configs = agg.configs.map((c): ConfigResult => {
+    const r = byId.get(c.id);
+    if (!r) {
+      const failed = c.failed.length ? ` ${c.failed.length} item(s) failed: ${c.failed.join(', ')}.` : '';
+      return { ...c, rank: ranking.configs.length + unscored.indexOf(c.id) + 1, vsTop: null, explanation: `Not ranked: no question could be scored for this config.${failed}` };
+    }
+    const failed = c.failed.length ? ` ${c.failed.length} item(s) failed and are not scored: ${c.failed.join(', ')}.` : '';
+    const vsTop = r.best || !best ? null : { top: best, diff: { mean: r.diffVsBest.mean, lo: r.diffVsBest.lo, hi: r.diffVsBest.hi }, significant: (r.pHolm ?? 1) < ranking.verdict.alpha };
+    return { ...c, rank: r.rank, vsTop, explanation: r.explanation + failed };
+  });
+  return { ranking, configs };
 }

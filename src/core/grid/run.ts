@@ -1,7 +1,7 @@
 /**
  * A whole grid run (SPEC §6 steps 1–5, §10): load the corpus and the ground truth, resolve it (stale,
  * ambiguous and rejected questions are excluded and counted in `acceptance`, never scored), load the
- * models once, run the engine, aggregate, rank, and write the run directory. Used by the worker
+ * models once, run the engine, aggregate, the verdict stage (./ranking.ts), and write the run directory. Used by the worker
  * (src/worker) for both the CLI and the extension.
  *
  * The run directory is created first with run.json `status: running`; it ends `succeeded`,
@@ -20,14 +20,13 @@ import { excludedQuestionsSummary, readGroundTruth, resolveGroundTruth, type Res
 import { createMaxSimReranker, loadCrossEncoderFromFolder, loadDefaultEmbedder, loadEmbedderFromFolder, type PairScorer, type TextEmbedder } from '../models';
 import { EmbeddingCache, PersistentRerankCache, TokenCountCache, embedChunksCached, loadOrBuildBm25Async } from '../cache';
 import { chunkerConfigKey } from '../chunking';
-import type { GridRunParams, GridRunResult } from './types';
-import { writeFileAtomic } from '../files';
-import { createRunDir, resolveCacheDir, stableStringify, type AcceptanceReport, type EvidenceFile, type QuestionRecord, type RankingEntry, type ResultsFile, type RunFile, type TimingsFile } from '../runs';
+import type { GridRunParams, GridRunResult, EvidenceFile } from '../../shared/protocol';
+import { createRunDir, resolveCacheDir, stableStringify, writeFileAtomic, type AcceptanceReport, type QuestionRecord, type ResultsFile, type RunFile, type TimingsFile } from '../runs';
 import { runEngine, engineTotal, type EngineOutput, type ItemRecord } from './engine';
 import { aggregate } from './aggregate';
-import { explainConfig } from './explain';
-import { buildRanking } from './ranking';
-import { parseRunSettings, validateRunSettings } from '../settings';
+import { verdictStage } from './ranking';
+import { latencySummary, rankingEntries } from '../ranking';
+import { parseRunSettings, validateRunSettings } from './settings';
 import { ChunkCache } from './chunkCache';
 import type { ResidentState } from './resident';
 
@@ -41,13 +40,6 @@ export interface GridHooks {
 
 function sha(s: string | Buffer): string {
   return createHash('sha256').update(s).digest('hex');
-}
-
-function median(xs: number[]): number {
-  if (!xs.length) return 0;
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
 }
 
 /** The questions.jsonl record of an item (SPEC §11 keys, plus `k`, `metrics`, `miss`, `error`). */
@@ -120,7 +112,7 @@ export async function runGrid(params: GridRunParams, hooks: GridHooks = {}): Pro
   const gt = await readGroundTruth(gtFile);
   const byName = new Map(corpus.documents.map((d) => [d.source, d]));
   const resolution = await timeStage('resolve', () => resolveGroundTruth(gt, (s) => byName.get(s)?.text, { minQuoteLength: settings.minQuoteLength, maxQuoteLength: settings.maxQuoteLength, skipped: corpus.skipped }));
-  const acceptance: AcceptanceReport = resolution.acceptance;
+  const acceptance = resolution.acceptance as unknown as AcceptanceReport;
   let questions: ResolvedQuestion[] = resolution.questions;
   if (params.questionIds) {
     const want = new Set(params.questionIds);
@@ -243,8 +235,11 @@ export async function runGrid(params: GridRunParams, hooks: GridHooks = {}): Pro
     const allFailed = out.items.length > 0 && failedItems.length === out.items.length;
     for (const f of failedItems.slice(0, 20)) warnings.push(`item ${f.question} × ${f.config} failed: ${f.error}`);
     if (failedItems.length > 20) warnings.push(`… ${failedItems.length - 20} more failed items`);
-    const agg = await timeStage('aggregate', () =>
-      aggregate(out.configs, out.items, questions, settings, (c, top) => explainConfig(c, top, settings.primaryMetric, out.configs.length)),
+    const agg = await timeStage('aggregate', () => aggregate(out.configs, out.items, questions, settings));
+    // Measured latency per config: median and IQR of the per-query times (reported; in the verdict only with weights.latency > 0).
+    const latency = new Map(out.configs.map((c) => [c.id, latencySummary(out.items.filter((i) => i.config === c.id && i.status === 'ok').map((i) => i.retrieveMs + i.rerankMs))]));
+    const stage = await timeStage('verdict', () =>
+      verdictStage({ agg, settings, latency, models: { embedderParameters: emb.parameters, rerankerParameters: reranker?.parameters ?? null, poolSize: settings.poolSize } }),
     );
     const results: ResultsFile = {
       spanproof: 1,
@@ -252,12 +247,12 @@ export async function runGrid(params: GridRunParams, hooks: GridHooks = {}): Pro
       tau: settings.tau,
       n: questions.length,
       poolSize: settings.poolSize,
-      primaryMetric: settings.primaryMetric,
+      primaryMetric: agg.primaryMetric,
       seed: settings.bootstrap.seed,
       resamples: settings.bootstrap.resamples,
       questions: questions.length,
       acceptance,
-      configs: agg.configs,
+      configs: stage.configs,
       skipped: corpus.skipped.map((s) => ({ source: s.source, reason: s.reason, detail: s.detail })),
       errors: [
         ...out.stages.filter((s) => s.error).map((s) => ({ stage: 'chunker', chunker: s.chunker, message: s.error! })),
@@ -269,10 +264,14 @@ export async function runGrid(params: GridRunParams, hooks: GridHooks = {}): Pro
     const perConfig: TimingsFile['perConfig'] = {};
     for (const c of out.configs) {
       const its = out.items.filter((i) => i.config === c.id && i.status === 'ok');
+      const l = latency.get(c.id)!;
       perConfig[c.id] = {
         retrieveMs: its.reduce((s, i) => s + i.retrieveMs, 0),
         rerankMs: its.reduce((s, i) => s + i.rerankMs, 0),
-        medianQueryMs: median(its.map((i) => i.retrieveMs + i.rerankMs)),
+        medianQueryMs: l.n ? l.medianMs : 0,
+        p25QueryMs: l.n ? l.p25Ms : 0,
+        p75QueryMs: l.n ? l.p75Ms : 0,
+        timedQueries: l.n,
       };
     }
     const timings: TimingsFile = {
@@ -286,7 +285,7 @@ export async function runGrid(params: GridRunParams, hooks: GridHooks = {}): Pro
         return o;
       })(),
     };
-    const ranking: RankingEntry[] = buildRanking(results, timings, settings, agg.primary, agg.resamples).entries;
+    const ranking = rankingEntries(stage.ranking, timings, results);
 
     const records = out.items.map((it) => questionRecord(it, chunksOf.get(it.chunker) ?? [], settings.k));
     if (runDir && run) {
@@ -294,7 +293,7 @@ export async function runGrid(params: GridRunParams, hooks: GridHooks = {}): Pro
       const qOrder = new Map(questions.map((q, i) => [q.id, i]));
       const sorted = [...records].sort((a, b) => (qOrder.get(a.question)! - qOrder.get(b.question)!) || (a.config < b.config ? -1 : a.config > b.config ? 1 : 0));
       writeFileAtomic(join(runDir, 'results.json'), stableStringify(results, 2) + '\n');
-      writeFileAtomic(join(runDir, 'ranking.json'), stableStringify(ranking, 2) + '\n');
+      writeFileAtomic(join(runDir, 'ranking.json'), stableStringify(stage.ranking, 2) + '\n');
       writeFileAtomic(join(runDir, 'questions.jsonl'), sorted.map((r) => stableStringify(r)).join('\n') + (sorted.length ? '\n' : ''));
       const chunkTexts: Record<string, Record<string, string>> = {};
       for (const it of out.items) {
@@ -325,7 +324,7 @@ export async function runGrid(params: GridRunParams, hooks: GridHooks = {}): Pro
       writeRunJson();
     }
     timings.totalMs = performance.now() - t0;
-    return { runDir, status: allFailed ? 'failed' : 'succeeded', location: run?.location ?? null, results, ranking, timings, ...(params.returnRecords ? { records } : {}), warnings };
+    return { runDir, status: allFailed ? 'failed' : 'succeeded', location: run?.location ?? null, results, ranking, verdict: stage.ranking.verdict, rankingFile: stage.ranking, timings, ...(params.returnRecords ? { records } : {}), warnings };
   } catch (e) {
     if (run) {
       run.status = isSpanproofError(e) && e.code === 'cancelled' ? 'cancelled' : 'failed';

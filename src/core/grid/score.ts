@@ -5,12 +5,13 @@
  * and shared by the chunker's configs.
  */
 import type { Cause, Chunk } from '../types';
-import type { RunSettings } from '../settings';
+import type { RunSettings } from '../../shared/settings';
 import type { ResolvedQuestion } from '../groundtruth';
 import type { Hit } from '../retrieval';
 import type { MissDetail } from '../runs/types';
 import { analyzeIndex, hitFromCoverages, questionMetrics, spanCoveragesAt, type IndexAnalysis, type QuestionMetrics } from '../metrics/span';
 import { attributeMiss } from '../attribution';
+import { primaryCutoffs, resolvePrimaryMetric } from '../metrics/registry';
 import { TAU_SWEEP } from './plan';
 
 export interface ChunkerScoring {
@@ -18,6 +19,8 @@ export interface ChunkerScoring {
   questions: readonly ResolvedQuestion[];
   /** Per question (same order), or an Error when the analysis failed. */
   analyses: Array<IndexAnalysis | Error>;
+  /** Cutoffs of the primary metric beyond {1, 3, 5, 10, k} (e.g. hit@7). */
+  extraCutoffs: { hitCoverage: number[]; ndcg: number[] };
 }
 
 /** Analyses every question against one chunker's index (SPEC §7.1 reachable/IDCG, §8 answering chunks). */
@@ -25,6 +28,7 @@ export function prepareChunkerScoring(chunks: readonly Chunk[], questions: reado
   return {
     chunks,
     questions,
+    extraCutoffs: primaryCutoffs(resolvePrimaryMetric(settings.primaryMetric, settings.k)),
     analyses: questions.map((q) => {
       try {
         return analyzeIndex(q.spans, q.match, chunks, settings.tau);
@@ -55,7 +59,7 @@ export function scoreItem(s: ChunkerScoring, qi: number, final: readonly Hit[], 
   if (analysis instanceof Error) throw analysis;
   const k = settings.k;
   const finalIdx = final.map((h) => h.chunk);
-  const metrics = questionMetrics(q.spans, q.match, s.chunks, finalIdx, analysis, k, settings.tau);
+  const metrics = questionMetrics(q.spans, q.match, s.chunks, finalIdx, analysis, k, settings.tau, s.extraCutoffs);
   const covs = spanCoveragesAt(q.spans, s.chunks, finalIdx, k);
   const tauHits: Record<string, 0 | 1> = {};
   for (const t of TAU_SWEEP) tauHits[String(t)] = hitFromCoverages(covs, q.match, t);

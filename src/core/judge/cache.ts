@@ -8,7 +8,7 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { writeFileAtomic } from '../files';
+import { writeFileAtomic } from '../runs/dir';
 
 export interface CachedReply {
   content: string;

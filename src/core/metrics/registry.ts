@@ -237,3 +237,4 @@ export function primaryCutoffs(primary: string): { hitCoverage: number[]; ndcg: 
   if (!p || p.cutoff === null) return { hitCoverage: [], ndcg: [] };
   return p.family === 'ndcg' ? { hitCoverage: [], ndcg: [p.cutoff] } : { hitCoverage: [p.cutoff], ndcg: [] };
 }
+

@@ -378,7 +378,9 @@ function ndcgFromProfile(p: RankProfile, t: number, k: number, idealGains: reado
 
 /**
  * All span metrics of one question for one config (SPEC §7.1). `final` is the whole candidate pool
- * in final order (chunk indices); metrics at k use its first k, `rr` uses all of it.
+ * in final order (chunk indices); metrics at k use its first k, `rr` uses all of it. Keys: coverage@r
+ * and hit@r for r ∈ {1, 3, 5, 10, k} ∪ `extra.hitCoverage`, ndcg@r for r ∈ {5, 10, k} ∪ `extra.ndcg`
+ * (the primary metric's cutoff, src/core/metrics/registry.ts `primaryCutoffs`), the rest at k.
  * @throws SpanproofError('invariant') when `analysis` was computed with another τ or other evidence,
  *   or `final` holds an index outside `chunks`.
  */
@@ -390,6 +392,7 @@ export function questionMetrics(
   analysis: IndexAnalysis,
   k: number,
   tau: number,
+  extra: { hitCoverage?: readonly number[]; ndcg?: readonly number[] } = {},
 ): QuestionMetrics {
   checkEvidence(evidence);
   if (analysis.tau !== tau || analysis.spans.length !== evidence.length || analysis.match !== match) {
@@ -403,7 +406,7 @@ export function questionMetrics(
   const R = final.length;
   const at = (r: number): number => Math.min(r, R);
   const out: Record<string, number> = {};
-  for (const r of new Set([1, 3, 5, 10, k])) {
+  for (const r of new Set([1, 3, 5, 10, k, ...(extra.hitCoverage ?? [])])) {
     out[`coverage@${r}`] = coverageFromProfile(p, n, match, at(r));
     out[`hit@${r}`] = hitFromProfile(p, n, match, at(r), tau) ? 1 : 0;
   }
@@ -419,7 +422,7 @@ export function questionMetrics(
   const scored = match === 'all' ? [useUnion ? n : 0] : evidence.map((_, i) => i);
   const ideal = (t: number): readonly number[] => (match === 'all' ? analysis.idealGains : analysis.spans[t].idealGains);
   const best = (f: (t: number) => number): number => Math.max(...scored.map(f));
-  for (const r of new Set([5, 10, k])) out[`ndcg@${r}`] = best((t) => ndcgFromProfile(p, t, r, ideal(t)));
+  for (const r of new Set([5, 10, k, ...(extra.ndcg ?? [])])) out[`ndcg@${r}`] = best((t) => ndcgFromProfile(p, t, r, ideal(t)));
   const kk = at(k);
   const inter = (t: number): number => p.covered[t][kk];
   out[`precision@${k}`] = best((t) => (p.unionLength[kk] === 0 ? 0 : inter(t) / p.unionLength[kk]));

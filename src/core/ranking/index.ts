@@ -166,3 +166,4 @@ function timedVerdict(configs: readonly RankInput[], ranked: RankedConfig[], ord
     summary: `With weights.latency = ${w.latency} the timing-dependent verdict is ${rec}: the highest timed score (w_q·Q − w_l·latency − w_c·cost, min–max normalised) among the configs shown within the margin of the best. It depends on timings measured on this machine and can change between identical runs; --fail-under reads the deterministic verdict.`,
   };
 }
+export { isRankingFileV2, rankingEntries, rankingView, type RankingView } from './view';

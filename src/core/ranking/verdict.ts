@@ -16,10 +16,12 @@
  *    from the best's; a contender is **resolved** when its CI lies within [−δ, +δ] of the best.
  *    `decisive` needs ≥ 30 scored questions and every contender resolved (so no config can be more
  *    than δ better than the recommendation, and none cheaper can be shown close); else `provisional`.
- * 5. **MDE and questions needed** come from SE*, the largest paired SE among the unresolved
- *    contenders (else among all contenders, else the runner-up's: the first config in the order whose
- *    per-question Q differs from the best's): MDE = (z_{0.975} + z_{0.80})·SE*, questions needed =
- *    ⌈n·((z_{0.975} + z_{0.80})·SE* / δ)²⌉ (two-sided α = 0.05, power 0.80; src/core/stats/compare.ts).
+ * 5. **MDE and questions needed** come from SE*, the paired bootstrap SE of (runner-up − best), the
+ *    runner-up being the first config after the best in the quality order whose per-question Q
+ *    differs from the best's (an exact duplicate is not a competitor): MDE = (z_{0.975} + z_{0.80})·SE*,
+ *    questions needed = ⌈n·((z_{0.975} + z_{0.80})·SE* / δ)²⌉ — the n at which a true difference δ
+ *    between the best and the runner-up would be detected (two-sided α = 0.05, power 0.80;
+ *    src/core/stats/compare.ts).
  *
  * Every input is deterministic (means, per-question values, seeded resamples, deterministic cost), so
  * the verdict is byte-identical for identical inputs.
@@ -82,7 +84,7 @@ export interface VerdictDecision {
   tied: number[];
   /** Contenders whose CI is not within ±δ (input indices, quality order). */
   unresolved: number[];
-  /** SE* of the module docstring, with the input index it comes from; null for no-signal. */
+  /** SE* of the module docstring with the runner-up's input index; null for no-signal. */
   se: { value: number; from: number } | null;
   mde: number | null;
   questionsNeeded: number | null;
@@ -133,10 +135,7 @@ export function decideVerdict(configs: readonly VerdictInput[], resamples: reado
   const unresolved = order.filter((i) => decisions[i].unresolved);
   const noSignal = configs.every((c) => sameColumn(c.perQuestion, bestCol));
   if (noSignal) return { order, decisions, best, recommended, status: 'no-signal', n, margin, tied, unresolved, se: null, mde: null, questionsNeeded: null };
-  const contenders = order.filter((i) => i !== best && !decisions[i].significantlyWorse && !decisions[i].sameAsBest);
-  const pool = unresolved.length ? unresolved : contenders.length ? contenders : [order.find((i) => !decisions[i].sameAsBest)!];
-  let from = pool[0];
-  for (const i of pool) if (cmp[i].se > cmp[from].se) from = i;
+  const from = order.find((i) => !decisions[i].sameAsBest)!; // the runner-up (exists: not no-signal)
   const seValue = cmp[from].se;
   const status: EvidenceStatus = n >= DECISIVE_MIN_QUESTIONS && unresolved.length === 0 ? 'decisive' : 'provisional';
   const mde = minimalDetectableDifference(seValue);

@@ -1,11 +1,13 @@
 /**
- * CSV report: one row per config (RFC 4180 quoting), columns rank, score, pareto, recommended,
- * every metric's mean/lo/hi, cause counts, context chars, median latency ms.
+ * CSV report: one row per config in rank order (RFC 4180 quoting): rank, score (= primary metric
+ * mean), pareto, recommended, the paired difference to the best with its CI, Holm p, non-inferiority,
+ * deterministic cost, every metric's mean/lo/hi at the run's cutoffs, cause counts, context chars,
+ * median and quartile latency ms.
  */
 import { CAUSES } from '../types';
-import { RESULT_METRICS } from '../runs/types';
+import { resultMetricKeys } from '../metrics/registry';
 import { buildReportModel } from './model';
-import type { RunData } from '../runs/types';
+import type { RunData } from '../../shared/protocol';
 
 function cell(v: unknown): string {
   const s = v === null || v === undefined || (typeof v === 'number' && !Number.isFinite(v)) ? '' : String(v);
@@ -14,14 +16,17 @@ function cell(v: unknown): string {
 
 export function renderCsv(data: RunData): string {
   const m = buildReportModel(data);
-  const head = ['config', 'chunker', 'retriever', 'rerank', 'rank', 'score', 'pareto', 'recommended', ...RESULT_METRICS.flatMap((x) => [`${x}`, `${x}_lo`, `${x}_hi`]), ...CAUSES, 'context_chars', 'median_ms', 'scored', 'failed'];
+  const keys = resultMetricKeys(m.k, m.metric).filter((x) => m.rows.some((r) => r.config.metrics[x]));
+  const head = ['config', 'chunker', 'retriever', 'rerank', 'rank', 'score', 'pareto', 'recommended', 'diff_vs_best', 'diff_lo', 'diff_hi', 'p_holm', 'non_inferior', 'cost', 'context', 'context_unit', 'compute', ...keys.flatMap((x) => [`${x}`, `${x}_lo`, `${x}_hi`]), ...CAUSES, 'context_chars', 'median_ms', 'p25_ms', 'p75_ms', 'scored', 'failed'];
   const lines = [head.map(cell).join(',')];
   for (const r of m.rows) {
     const c = r.config;
     lines.push(
       [c.id, c.chunker, c.retriever, c.rerank, r.ranking?.rank, r.ranking?.score, r.ranking?.pareto, r.ranking?.recommended,
-        ...RESULT_METRICS.flatMap((x) => [c.metrics[x]?.mean, c.metrics[x]?.lo, c.metrics[x]?.hi]),
-        ...CAUSES.map((x) => c.causes[x] ?? 0), c.contextChars, r.latencyMs, c.scored, c.failed.length,
+        r.ranking?.diffVsBest?.mean, r.ranking?.diffVsBest?.lo, r.ranking?.diffVsBest?.hi, r.ranking?.pHolm, r.ranking?.nonInferior,
+        r.ranking?.cost?.total, r.ranking?.cost?.context, r.ranking?.cost?.contextUnit, r.ranking?.cost?.compute,
+        ...keys.flatMap((x) => [c.metrics[x]?.mean, c.metrics[x]?.lo, c.metrics[x]?.hi]),
+        ...CAUSES.map((x) => c.causes[x] ?? 0), c.contextChars, r.latencyMs, r.latency?.p25Ms, r.latency?.p75Ms, c.scored, c.failed.length,
       ].map(cell).join(','),
     );
   }

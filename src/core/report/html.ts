@@ -7,10 +7,11 @@
 import { CAUSES, type Cause } from '../types';
 import { CAUSE_ADVICE } from '../attribution';
 import { TAU_SWEEP } from '../grid/plan';
-import { buildReportModel, cutPieces } from './model';
-import { ci, f3, ms } from './format';
-import type { RunData } from '../runs/types';
-import type { AnswersData } from '../judge/types';
+import { buildReportModel, cutPieces, rowLatencyText, verdictLines } from './model';
+import { rankingColumns, rankingLegend } from './columns';
+import { f3 } from './format';
+import type { RunData } from '../../shared/protocol';
+import type { AnswersData } from '../../shared/answers';
 import { answersHtml } from './answers';
 
 const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
@@ -46,7 +47,6 @@ mark{background:var(--mark);color:inherit}.warn{color:#d73a49}del{background:var
 export function renderHtml(data: RunData, answers: AnswersData | null = null): string {
   const m = buildReportModel(data);
   const { run, results } = data;
-  const metric = results?.primaryMetric ?? 'hit@5';
   const o: string[] = [];
   o.push('<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">');
   o.push(`<title>Spanproof run ${esc(run.id)}</title><style>${CSS}</style></head><body>`);
@@ -59,16 +59,21 @@ export function renderHtml(data: RunData, answers: AnswersData | null = null): s
   if (m.baselineReranker) o.push('<li>rerank = the built-in <b>MaxSim baseline</b> over static word vectors (not a trained cross-encoder)</li>');
   if (run.error) o.push(`<li>error: ${esc(run.error.code)}: ${esc(run.error.message)}</li>`);
   o.push('</ul>');
-  if (m.recommended) {
+  const vl = verdictLines(m);
+  if (vl.length) {
     const r = m.rows.find((x) => x.config.id === m.recommended);
-    o.push(`<h2>Recommendation</h2><p><b>${esc(m.recommended)}</b> — ${esc(r?.ranking?.explanation ?? '')}</p>`);
+    o.push(`<h2>Verdict</h2><p><b>${esc(vl[0])}</b></p>`, ...vl.slice(1).map((l) => `<p>${esc(l)}</p>`));
+    if (m.verdict?.reasons.length) o.push(`<details><summary>Reasons</summary><ul>${m.verdict.reasons.map((x) => `<li>${esc(x)}</li>`).join('')}</ul></details>`);
+    if (r?.ranking?.explanation) o.push(`<p><b>${esc(m.recommended ?? '')}</b> — ${esc(r.ranking.explanation)} Measured latency: ${esc(rowLatencyText(r))}.</p>`);
   }
-  o.push(`<h2>Ranking</h2><table><thead><tr><th>#</th><th>config</th><th>${esc(metric)} [95% CI]</th><th class="l">0 ─ 0.5 ─ 1</th><th>MRR</th><th>nDCG@5</th><th>coverage@5</th><th>median ms/q</th><th>context chars</th><th>Pareto</th></tr></thead><tbody>`);
+  const tableCols = rankingColumns(m);
+  const q = tableCols[2];
+  o.push(`<h2>Ranking</h2>${rankingLegend(m).map((l) => `<p class="mut">${esc(l)}</p>`).join('')}<table><thead><tr>${tableCols.map((c, i) => `<th${c.num ? '' : ' class="l"'}>${esc(c.head)}</th>${i === 2 ? '<th class="l">0 ─ 0.5 ─ 1</th>' : ''}`).join('')}</tr></thead><tbody>`);
   for (const r of m.rows) {
     const c = r.config;
-    const q = c.metrics[metric as keyof typeof c.metrics];
-    const bar = q && Number.isFinite(q.mean) ? `<div class="ci" title="${esc(ci(q))}"><div class="r" style="left:${pct(q.lo)};width:${pct(q.hi - q.lo)}"></div><div class="m" style="left:calc(${pct(q.mean)} - 1px)"></div></div>` : '';
-    o.push(`<tr${c.id === m.recommended ? ' class="rec"' : ''}><td>${r.ranking?.rank ?? '-'}</td><td>${esc(c.id)}${c.id === m.recommended ? ' ★' : ''}</td><td>${esc(ci(q))}</td><td class="l">${bar}</td><td>${f3(c.metrics.mrr?.mean)}</td><td>${f3(c.metrics['ndcg@5']?.mean)}</td><td>${f3(c.metrics['coverage@5']?.mean)}</td><td>${ms(r.latencyMs)}</td><td>${Number.isFinite(c.contextChars) ? Math.round(c.contextChars) : 'n/a'}</td><td>${r.ranking?.pareto ? '●' : ''}</td></tr>`);
+    const qv = c.metrics[m.metric];
+    const bar = qv && Number.isFinite(qv.mean) ? `<div class="ci" title="${esc(q.cell(r))}"><div class="r" style="left:${pct(qv.lo)};width:${pct(qv.hi - qv.lo)}"></div><div class="m" style="left:calc(${pct(qv.mean)} - 1px)"></div></div>` : '';
+    o.push(`<tr${c.id === m.recommended ? ' class="rec"' : ''}>${tableCols.map((col, i) => `<td${col.num ? '' : ' class="l"'}>${esc(col.cell(r))}</td>${i === 2 ? `<td class="l">${bar}</td>` : ''}`).join('')}</tr>`);
   }
   o.push('</tbody></table>');
   const nq = Math.max(1, results?.questions ?? 1);

@@ -1,15 +1,16 @@
 /**
- * Markdown report of a run: summary, recommendation, ranking table with CIs, cause breakdown, τ
+ * Markdown report of a run: summary, the verdict in plain words, ranking table with CIs, cause breakdown, τ
  * sweep, misses of the recommended config with the evidence and the cut, excluded questions,
  * skipped files and failed items.
  */
 import { CAUSES } from '../types';
 import { CAUSE_ADVICE } from '../attribution';
 import { TAU_SWEEP } from '../grid/plan';
-import { buildReportModel, cutPieces, type ReportModel } from './model';
-import { ci, f3, ms } from './format';
-import type { RunData } from '../runs/types';
-import type { AnswersData } from '../judge/types';
+import { buildReportModel, cutPieces, rowLatencyText, verdictLines, type ReportModel } from './model';
+import { rankingColumns, rankingLegend } from './columns';
+import { f3 } from './format';
+import type { RunData } from '../../shared/protocol';
+import type { AnswersData } from '../../shared/answers';
 import { answersMarkdown } from './answers';
 
 const esc = (s: string) => s.replace(/\|/g, '\\|').replace(/\r?\n|\r/g, ' ');
@@ -17,7 +18,6 @@ const quote = (s: string) => s.split(/\r\n|\r|\n/).map((l) => `> ${l}`).join('\n
 
 export function renderMarkdownModel(m: ReportModel): string {
   const { run, results } = m.data;
-  const metric = results?.primaryMetric ?? 'hit@5';
   const o: string[] = [];
   o.push(`# Spanproof run ${run.id}`, '');
   o.push(`- status: **${run.status}**; started ${run.startedAt}${run.endedAt ? `, ended ${run.endedAt}` : ''}; Spanproof ${run.toolVersion}`);
@@ -27,17 +27,18 @@ export function renderMarkdownModel(m: ReportModel): string {
   if (m.baselineReranker) o.push('- rerank = the built-in **MaxSim baseline** over static word vectors (not a trained cross-encoder)');
   if (run.error) o.push(`- error: ${run.error.code}: ${run.error.message}`);
   o.push('');
-  if (m.recommended) {
+  const vl = verdictLines(m);
+  if (vl.length) {
     const r = m.rows.find((x) => x.config.id === m.recommended);
-    o.push('## Recommendation', '', `**${m.recommended}** — ${r?.ranking?.explanation ?? ''}`, '');
+    o.push('## Verdict', '', `**${vl[0]}**`, '', ...vl.slice(1).flatMap((l) => [l, '']));
+    if (m.verdict?.reasons.length) o.push('Reasons:', '', ...m.verdict.reasons.map((x) => `- ${esc(x)}`), '');
+    if (r?.ranking?.explanation) o.push(`**${m.recommended}** — ${r.ranking.explanation} Measured latency: ${rowLatencyText(r)}.`, '');
   }
-  o.push('## Ranking', '');
-  o.push(`| # | config | ${metric} [95% CI] | MRR | nDCG@5 | coverage@5 | IoU@5 | median ms/q | context chars | Pareto |`);
-  o.push('|---:|---|---|---:|---:|---:|---:|---:|---:|:---:|');
-  for (const r of m.rows) {
-    const c = r.config;
-    o.push(`| ${r.ranking?.rank ?? '-'} | ${c.id}${c.id === m.recommended ? ' ★' : ''} | ${ci(c.metrics[metric as keyof typeof c.metrics])} | ${f3(c.metrics.mrr?.mean)} | ${f3(c.metrics['ndcg@5']?.mean)} | ${f3(c.metrics['coverage@5']?.mean)} | ${f3(c.metrics['iou@5']?.mean)} | ${ms(r.latencyMs)} | ${Number.isFinite(c.contextChars) ? Math.round(c.contextChars) : 'n/a'} | ${r.ranking?.pareto ? '●' : ''} |`);
-  }
+  const cols = rankingColumns(m);
+  o.push('## Ranking', '', ...rankingLegend(m).map((l) => `_${esc(l)}_`).flatMap((l) => [l, '']));
+  o.push(`| ${cols.map((c) => c.head).join(' | ')} |`);
+  o.push(`|${cols.map((c) => (c.num ? '---:' : '---')).join('|')}|`);
+  for (const r of m.rows) o.push(`| ${cols.map((c) => esc(c.cell(r))).join(' | ')} |`);
   o.push('', '## Failure causes (misses at k per config)', '');
   o.push(`| config | ${CAUSES.join(' | ')} |`, `|---|${CAUSES.map(() => '---:').join('|')}|`);
   for (const r of m.rows) o.push(`| ${r.config.id} | ${CAUSES.map((c) => r.config.causes[c] ?? 0).join(' | ')} |`);

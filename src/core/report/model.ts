@@ -3,15 +3,20 @@
  * order, cause totals, misses of the recommended config with the evidence and the cut.
  */
 import { CAUSES, type Cause } from '../types';
-import type { RunData } from '../runs/types';
+import type { RunData } from '../../shared/protocol';
 import type { ConfigResult, MissDetail, QuestionRecord, RankingEntry } from '../runs/types';
+import type { TimedVerdict, Verdict } from '../ranking/types';
+import { metricLabel } from '../metrics/registry';
+import { latencyText } from '../ranking/latency';
 
 export interface ReportRow {
   config: ConfigResult;
   ranking: RankingEntry | null;
-  /** Rank in the weighted ranking, else the quality rank. */
+  /** Rank in ranking.json (the verdict's quality order; format 1: the weighted score), else results.json's. */
   rank: number;
   latencyMs: number | null;
+  /** Median and IQR of the per-query time, when timings.json has them. */
+  latency: { medianMs: number; p25Ms: number; p75Ms: number; n: number } | null;
 }
 
 export interface ReportMiss {
@@ -34,6 +39,16 @@ export interface ReportModel {
   focus: string | null;
   misses: ReportMiss[];
   causeTotals: Record<Cause, number>;
+  /** ranking.json v2 verdict; null for format-1 runs and runs without a ranking. */
+  verdict: Verdict | null;
+  timedVerdict: TimedVerdict | null;
+  /** ranking.json format (1 = older weighted-score ranking), null when absent. */
+  rankingFormat: 1 | 2 | null;
+  /** Resolved primary metric key and the run's k. */
+  metric: string;
+  k: number;
+  /** What the rows are sorted by, in words. */
+  sortedBy: string;
   /** True when reranking used the built-in MaxSim baseline (must be labelled "baseline"). */
   baselineReranker: boolean;
   acceptanceRate: string;
@@ -44,7 +59,9 @@ export function buildReportModel(data: RunData): ReportModel {
   const byId = new Map((data.ranking ?? []).map((r) => [r.id, r]));
   const rows: ReportRow[] = (results?.configs ?? []).map((c) => {
     const r = byId.get(c.id) ?? null;
-    return { config: c, ranking: r, rank: r?.rank ?? c.rank + 1000, latencyMs: r?.latencyMs ?? data.timings?.perConfig[c.id]?.medianQueryMs ?? null };
+    const t = data.timings?.perConfig[c.id];
+    const latency = t && t.p25QueryMs !== undefined && t.p75QueryMs !== undefined ? { medianMs: t.medianQueryMs, p25Ms: t.p25QueryMs, p75Ms: t.p75QueryMs, n: t.timedQueries ?? c.scored } : null;
+    return { config: c, ranking: r, rank: r?.rank ?? c.rank + 1000, latencyMs: r?.latencyMs ?? t?.medianQueryMs ?? null, latency };
   });
   rows.sort((a, b) => a.rank - b.rank || (a.config.id < b.config.id ? -1 : 1));
   const recommended = (data.ranking ?? []).find((r) => r.recommended)?.id ?? null;
@@ -64,7 +81,42 @@ export function buildReportModel(data: RunData): ReportModel {
     });
   const acc = results?.acceptance ?? data.run.acceptance;
   const acceptanceRate = acc ? `${acc.resolved}/${acc.total} resolved (stale ${acc.stale.length}, ambiguous ${acc.ambiguous.length}, rejected ${acc.rejected.length})` : 'n/a';
-  return { data, rows, recommended, focus, misses, causeTotals, baselineReranker: !data.run.settings.rerankerModel, acceptanceRate };
+  const metric = results?.primaryMetric ?? 'hit@5';
+  const k = results?.k ?? 5;
+  const rankingFormat = data.rankingFormat ?? (data.ranking ? 1 : null);
+  const sortedBy = rankingFormat === 2
+    ? `# = the verdict's quality order: ${metricLabel(metric)}, then MRR, then nDCG@${k}, then deterministic cost, then id`
+    : rankingFormat === 1
+      ? '# = the weighted score of an older Spanproof (format-1 ranking.json: quality minus normalised latency and context)'
+      : `# = ${metricLabel(metric)} rank from results.json`;
+  return { data, rows, recommended, focus, misses, causeTotals, verdict: data.verdict ?? null, timedVerdict: data.timedVerdict ?? null, rankingFormat, metric, k, sortedBy, baselineReranker: !data.run.settings.rerankerModel, acceptanceRate };
+}
+
+const STATUS_WORD = { decisive: 'DECISIVE', provisional: 'PROVISIONAL', 'no-signal': 'NO SIGNAL' } as const;
+
+/**
+ * The verdict in plain words, one line each: status and recommendation, the summary (with the MDE and
+ * the questions that would resolve δ), the timing-dependent verdict when opted in. A format-1 run says
+ * that it predates the verdict. Every report format and the CLI print these lines.
+ */
+export function verdictLines(m: ReportModel): string[] {
+  const v = m.verdict;
+  if (!v) {
+    return m.recommended
+      ? [`Recommended: ${m.recommended} (older run: ranking.json format 1, recommended by the old rule — the cheapest of the configs not significantly different from the top — without an evidence status; re-run for a verdict).`]
+      : [];
+  }
+  const lines = [`Verdict: ${STATUS_WORD[v.status]} — use ${v.recommended ?? 'none'} (primary metric ${metricLabel(v.primaryMetric)}, margin δ = ${v.margin}).`, v.summary];
+  if (v.mde !== null) lines.push(`Minimal detectable difference with ${v.questions} questions: ${v.mde.toFixed(2)}${v.questionsNeeded !== null ? `; about ${v.questionsNeeded} questions would resolve a ${v.margin} difference` : ''} (two-sided α = ${v.alpha}, power ${v.power}).`);
+  if (m.timedVerdict) lines.push(`Timing-dependent verdict (weights.latency > 0): ${m.timedVerdict.summary}`);
+  else lines.push('Measured latency is reported but not part of the verdict (weights.latency = 0): the verdict does not depend on timings.');
+  return lines;
+}
+
+/** `median 1.23 ms per query (IQR …)` for a row, or the bare median for older runs. */
+export function rowLatencyText(r: ReportRow): string {
+  if (r.latency) return latencyText(r.latency);
+  return r.latencyMs === null || !Number.isFinite(r.latencyMs) ? 'not timed' : `median ${r.latencyMs.toFixed(2)} ms per query`;
 }
 
 /**

@@ -6,8 +6,10 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { SpanproofError } from '../errors';
-import { readJsonFile, readJsonLines } from '../files/json';
-import type { EvidenceFile, QuestionRecord, RankingEntry, ResultsFile, RunData, RunFile, RunSummary, TimingsFile } from './types';
+import { readJsonFile, readJsonLines } from './files';
+import type { EvidenceFile, RunData } from '../../shared/protocol';
+import type { QuestionRecord, ResultsFile, RunFile, RunSummary, TimingsFile } from './types';
+import { rankingView } from '../ranking/view';
 
 const RUN_FIX = 'the run file is damaged; re-run the evaluation.';
 const readJson = <T>(file: string): T | null => readJsonFile<T>(file, RUN_FIX);
@@ -22,11 +24,18 @@ export function readRun(dir: string): RunData {
   const d = resolve(dir);
   const run = readJson<RunFile>(join(d, 'run.json'));
   if (!run) throw new SpanproofError('not-found', 'not a Spanproof run directory (no run.json).', { file: d, fix: 'pass a folder under .spanproof/runs/.' });
+  const results = readJson<ResultsFile>(join(d, 'results.json'));
+  const timings = readJson<TimingsFile>(join(d, 'timings.json'));
+  // ranking.json of format 2 (SPEC §9 v2) or 1 (older runs): one view for every surface.
+  const view = rankingView(readJson<unknown>(join(d, 'ranking.json')), timings, results);
   return {
     run,
-    results: readJson<ResultsFile>(join(d, 'results.json')),
-    ranking: readJson<RankingEntry[]>(join(d, 'ranking.json')),
-    timings: readJson<TimingsFile>(join(d, 'timings.json')),
+    results,
+    ranking: view?.entries ?? null,
+    verdict: view?.verdict ?? null,
+    timedVerdict: view?.timedVerdict ?? null,
+    rankingFormat: view?.format ?? null,
+    timings,
     questions: readQuestionsJsonl(join(d, 'questions.jsonl')),
     evidence: readJson<EvidenceFile>(join(d, 'evidence.json')),
   };

@@ -3,40 +3,31 @@
  * read by the CLI, the extension's panel and the webview: keys are added freely, never renamed.
  * Offsets are UTF-16 code units; times are ISO-8601 UTC strings; durations are milliseconds.
  */
-import type { Cause, RankedSpan } from '../types';
+import type { Cause } from '../types';
 import type { Cut } from '../attribution';
-import type { AcceptanceReport } from '../groundtruth';
-import type { MeanCI } from '../stats';
-import type { RankedConfig } from '../ranking';
-import type { RunSettings } from '../settings';
+import type { RunSettings } from '../../shared/settings';
+import type { RankedConfig } from '../ranking/types';
 
 /** Lifecycle of a run (run.json `status`). */
 export type RunStatus = 'pending' | 'running' | 'succeeded' | 'failed' | 'cancelled';
 
-/** The acceptance report of ground-truth resolution (src/core/groundtruth); same shape as `spanproof validate --json` (SPEC §11). */
-export type { AcceptanceReport } from '../groundtruth';
-/** A mean with its 95% percentile-bootstrap CI (src/core/stats). */
-export type { MeanCI } from '../stats';
-/** A ranked chunk of a result list or a pool (src/core/types). */
-export type { RankedSpan } from '../types';
+/** The acceptance report of ground-truth resolution; same shape as `spanproof validate --json` (SPEC §11). */
+export interface AcceptanceReport {
+  total: number;
+  resolved: number;
+  moved: number;
+  stale: Array<{ id: string; source: string; exact: string; nearest?: unknown; reason?: string }>;
+  ambiguous: Array<{ id: string; source: string; candidates: unknown[] }>;
+  rejected: Array<{ id: string; reason: string }>;
+  [extra: string]: unknown;
+}
 
-/** The metric keys of results.json `configs[].metrics` (SPEC §11), in the order they are written. */
-export const RESULT_METRICS = [
-  'hit@1',
-  'hit@3',
-  'hit@5',
-  'hit@10',
-  'mrr',
-  'ndcg@5',
-  'ndcg@10',
-  'coverage@5',
-  'precision@5',
-  'iou@5',
-  'iou_chroma@5',
-  'precision_omega',
-  'reachable',
-] as const;
-export type ResultMetric = (typeof RESULT_METRICS)[number];
+/** A mean with its 95% percentile-bootstrap CI. */
+export interface MeanCI {
+  mean: number;
+  lo: number;
+  hi: number;
+}
 
 /** One config's entry in results.json. */
 export interface ConfigResult {
@@ -49,7 +40,8 @@ export interface ConfigResult {
   scored: number;
   /** Question ids whose item failed (reported, never averaged as zero). */
   failed: string[];
-  metrics: Record<ResultMetric, MeanCI>;
+  /** Keys of src/core/metrics/registry.ts `resultMetricKeys(k, primaryMetric)`: cutoffs are the run's. */
+  metrics: Record<string, MeanCI>;
   /** Cause counts over the scored misses at k (every key of CAUSES present). */
   causes: Record<Cause, number>;
   /** Mean result-list size in characters (|∪R₁..R_k|, UTF-16 code units). */
@@ -58,11 +50,14 @@ export interface ConfigResult {
   contextTokens?: number;
   /** hit@k at each τ of the sweep {0.3, 0.5, 0.7, 0.9, 1.0}, keyed by τ as written (`"0.3"`). */
   tauSweep: Record<string, MeanCI>;
-  /** Paired-bootstrap difference of the primary metric against the top config (this − top). */
+  /**
+   * Paired-bootstrap difference of the primary metric against the best config (this − best);
+   * `significant` = Holm-adjusted p < 0.05 (ranking.json `pHolm`). Null for the best and unscored configs.
+   */
   vsTop: { top: string; diff: MeanCI; significant: boolean } | null;
-  /** Rank by primary metric (ties broken by id) — quality-only, deterministic. */
+  /** Rank in the verdict's quality order (src/core/ranking); unscored configs after the ranked ones, by id. */
   rank: number;
-  /** Deterministic templated explanation (quality only; ranking.json has the weighted one). */
+  /** The config's explanation, the same text as ranking.json's (deterministic). */
   explanation: string;
 }
 
@@ -78,6 +73,7 @@ export interface ResultsFile {
   n: number;
   /** Candidate-pool size N (settings.poolSize). Absent in older runs, whose `n` is the pool size. */
   poolSize?: number;
+  /** Resolved key of the primary metric Q (`hit@5`; the setting `hit@k` resolves at the run's k). */
   primaryMetric: string;
   seed: number;
   resamples: number;
@@ -91,14 +87,36 @@ export interface ResultsFile {
   errors: Array<{ stage: string; chunker?: string; config?: string; question?: string; message: string }>;
 }
 
-/** One line of ranking.json: the ranking's own fields (src/core/ranking `RankedConfig`) plus the costs it ranked on. */
-export type RankingEntry = Pick<RankedConfig, 'id' | 'rank' | 'score' | 'pareto' | 'explanation' | 'recommended'> & {
-  /** Median per-question latency (retrieve + rerank), ms. */
-  latencyMs: number;
+/**
+ * One config of a run's ranking as every surface reads it (RunData.ranking, GridRunResult.ranking):
+ * the format-1 keys (kept for the results panel and older runs) plus, for format-2 runs, every key of
+ * ranking.json v2's configs (src/core/ranking `RankedConfig`). `latencyMs` is the measured median
+ * from timings.json (never from ranking.json, which is deterministic).
+ */
+export interface RankingEntry extends Partial<Omit<RankedConfig, 'id' | 'rank' | 'score' | 'pareto' | 'explanation' | 'recommended'>> {
+  id: string;
+  rank: number;
+  score: number;
+  pareto: boolean;
+  explanation: string;
+  /** Median per-question latency (retrieve + rerank), ms; null when not timed. */
+  latencyMs: number | null;
   contextChars: number;
-  /** Not significantly different from the top config (paired bootstrap); absent in older runs. */
+  recommended: boolean;
+  /** Not significantly worse than the best config (Holm, paired bootstrap). */
   tiedWithTop?: boolean;
-};
+}
+
+/** ranking.json as written by format 1 (before SPEC §9 v2): an array of entries, weighted score with latency. */
+export type RankingFileV1 = RankingEntry[];
+
+/** A ranked chunk of a result list or a pool. */
+export interface RankedSpan {
+  source: string;
+  start: number;
+  end: number;
+  score: number;
+}
 
 /** Where the cut fell for a miss: the deciding evidence span, its best chunk, the adjacent chunk holding the rest, ranks (src/core/attribution `Cut`). */
 export type MissDetail = Cut;
@@ -150,7 +168,8 @@ export interface TimingsFile {
   stages: Record<string, number>;
   /** Per chunker: ms per step, chunk count, and how many documents' chunks came from the cache (`cacheHit`: all of them). */
   perChunker: Record<string, { chunkMs: number; bm25Ms: number; embedMs: number; chunks: number; cacheHit: boolean; cachedDocs?: number }>;
-  perConfig: Record<string, { retrieveMs: number; rerankMs: number; medianQueryMs: number }>;
+  /** Totals, and the median and quartiles of the per-query time (retrieve + rerank; p25/p75 absent in older runs). */
+  perConfig: Record<string, { retrieveMs: number; rerankMs: number; medianQueryMs: number; p25QueryMs?: number; p75QueryMs?: number; timedQueries?: number }>;
   /** Per question id, per config id: this item's retrieval and rerank time (ms). */
   perItem?: Record<string, Record<string, { retrieveMs: number; rerankMs: number }>>;
 }
@@ -166,28 +185,3 @@ export interface RunSummary {
   configs: number | null;
   top: string | null;
 }
-
-/** Everything the panel needs to show one run. */
-export interface RunData {
-  run: RunFile;
-  results: ResultsFile | null;
-  ranking: RankingEntry[] | null;
-  timings: TimingsFile | null;
-  /** questions.jsonl parsed. */
-  questions: QuestionRecord[];
-  /** evidence.json: the resolved questions with their evidence text (for highlighting). */
-  evidence: EvidenceFile | null;
-}
-
-/** evidence.json in the run directory: resolved questions with evidence text and the chunk texts needed by misses. */
-export interface EvidenceFile {
-  questions: Array<{
-    id: string;
-    question: string;
-    match: 'all' | 'any';
-    spans: Array<{ source: string; start: number; end: number; text: string }>;
-  }>;
-  /** Texts of the chunks misses point at (best chunk and its neighbour), per chunker, by chunk id. */
-  chunks?: Record<string, Record<string, string>>;
-}
-

@@ -31,17 +31,24 @@ test('run --json prints results.json plus runDir; --fail-under passes (0) and fa
   assert.equal(out.spanproof, 1);
   assert.equal(out.configs.length, 1);
   assert.equal(out.configs[0].id, 'heading/bm25/none');
-  const { runDir, ...rest } = out;
+  const { runDir, verdict, ...rest } = out;
   assert.deepEqual(JSON.parse(readFileSync(join(runDir, 'results.json'), 'utf8')), rest);
+  // run --json adds the verdict of ranking.json v2 (SPEC §11)
+  const ranking = JSON.parse(readFileSync(join(runDir, 'ranking.json'), 'utf8'));
+  assert.equal(ranking.spanproof, 2);
+  assert.deepEqual(verdict, ranking.verdict);
+  assert.equal(verdict.recommended, 'heading/bm25/none');
+  assert.equal(verdict.status, 'no-signal'); // one config: nothing to compare
   assert.ok(existsSync(join(out.runDir, 'chunks', 'heading.jsonl')));
   const chunkLine = JSON.parse(readFileSync(join(out.runDir, 'chunks', 'heading.jsonl'), 'utf8').split('\n')[0]);
   assert.deepEqual(Object.keys(chunkLine), ['chunker', 'id', 'source', 'start', 'end', 'text']);
 
   const gate = cli([...base(root), '--fail-under', 'hit@5=1.01']);
   assert.equal(gate.code, 1);
-  assert.match(gate.stderr, /gate failed: hit@5 = [0-9.]+ \(heading\/bm25\/none\) < 1\.01/);
+  assert.match(gate.stderr, /gate failed: hit@5 = [0-9.]+ \(heading\/bm25\/none, recommended\) < 1\.01/);
   assert.match(gate.stdout, /Acceptance: 10\/10 questions resolved/);
-  assert.match(gate.stdout, /heading\/bm25\/none \*/);
+  assert.match(gate.stdout, /heading\/bm25\/none ★/);
+  assert.match(gate.stdout, /Verdict: NO SIGNAL — use heading\/bm25\/none/);
 
   for (const [fmt, check] of [
     ['md', (s: string) => assert.match(s, /^# Spanproof run /)],

@@ -25,6 +25,8 @@ test('two runs with identical inputs write byte-identical results.json (second r
   const rb = readText(join(b.runDir!, 'results.json'));
   assert.equal(ra, rb);
   assert.equal(readText(join(a.runDir!, 'questions.jsonl')), readText(join(b.runDir!, 'questions.jsonl')));
+  // ranking.json v2 reads no clock with default settings (weights.latency = 0): byte-identical too
+  assert.equal(readText(join(a.runDir!, 'ranking.json')), readText(join(b.runDir!, 'ranking.json')));
   const res = JSON.parse(ra);
   assert.equal(res.configs.length, 8);
   assert.equal(res.questions, 10);

@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { cutPieces, renderCsv, renderHtml, renderMarkdown, type ReportMiss } from '../../../../src/core/report';
 import { stableStringify } from '../../../../src/core/runs';
-import { DEFAULT_SETTINGS } from '../../../../src/core/settings';
+import { DEFAULT_SETTINGS } from '../../../../src/shared/settings';
 import type { RunData } from '../../../../src/shared/protocol';
 
 test('cutPieces splits the evidence at the best chunk boundaries', () => {
@@ -33,7 +33,7 @@ function fakeRun(): RunData {
   const cfg = (id: string, rank: number) => ({ id, chunker: id.split('/')[0], retriever: id.split('/')[1], rerank: false, scored: 2, failed: [], metrics: metrics as never, causes, contextChars: 100, tauSweep: {}, vsTop: null, rank, explanation: 'x' });
   return {
     run: { id: 'r1', status: 'succeeded', progress: { finished: 1, total: 1 }, error: null, startedAt: '2026-01-01T00:00:00.000Z', endedAt: null, toolVersion: '0', settings: DEFAULT_SETTINGS, workspace: '/w', groundTruthFile: '/w/gt.json', runDir: '/w/r1', location: { kind: 'workspace' }, corpusHash: '', groundTruthHash: '', acceptance: null, seed: 1 },
-    results: { spanproof: 1, k: 5, tau: 0.9, n: 20, primaryMetric: 'hit@5', seed: 1, resamples: 10, questions: 2, acceptance: { total: 3, resolved: 2, moved: 0, stale: [{ id: 'q3', source: 'a.md', exact: 'gone <b>', reason: 'no occurrence', evidence: 0 }], ambiguous: [], rejected: [], relocated: [] }, configs: [cfg('fixed/bm25/none', 1), cfg('heading/bm25/none', 2)], skipped: [], errors: [] },
+    results: { spanproof: 1, k: 5, tau: 0.9, n: 20, primaryMetric: 'hit@5', seed: 1, resamples: 10, questions: 2, acceptance: { total: 3, resolved: 2, moved: 0, stale: [{ id: 'q3', source: 'a.md', exact: 'gone <b>', reason: 'no occurrence' }], ambiguous: [], rejected: [] }, configs: [cfg('fixed/bm25/none', 1), cfg('heading/bm25/none', 2)], skipped: [], errors: [] },
     ranking: [
       { id: 'fixed/bm25/none', rank: 1, score: 0.5, pareto: true, explanation: 'best', latencyMs: 1, contextChars: 100, recommended: true },
       { id: 'heading/bm25/none', rank: 2, score: 0.4, pareto: false, explanation: 'second', latencyMs: 2, contextChars: 100, recommended: false },
@@ -51,7 +51,10 @@ test('markdown, CSV and HTML render the ranking; HTML escapes text and fetches n
   assert.match(md, /acceptance: 2\/3 resolved \(stale 1, ambiguous 0, rejected 0\)/);
   const csv = renderCsv(d).split('\r\n');
   assert.equal(csv.length, 4); // header + 2 configs + trailing empty
-  assert.ok(csv[1].startsWith('fixed/bm25/none,fixed,bm25,false,1,0.5,true,true,0.5,0.25,0.75'));
+  // a format-1 ranking (older run): the v2 columns (diff, p Holm, non-inferior, cost) are empty
+  assert.ok(csv[1].startsWith('fixed/bm25/none,fixed,bm25,false,1,0.5,true,true,,,,,,,,,,0.5,0.25,0.75'), csv[1]);
+  assert.match(md, /Recommended: fixed\/bm25\/none \(older run: ranking\.json format 1/);
+  assert.match(md, /Sorted by # = the weighted score of an older Spanproof/);
   const html = renderHtml(d);
   assert.ok(html.includes('gone &lt;b&gt;'));
   assert.doesNotMatch(html, /<script|(src|href)=/);

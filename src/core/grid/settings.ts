@@ -1,13 +1,14 @@
 /**
  * Validation of run settings (the CLI `--config FILE` JSON, the VS Code settings) with zod. Keys are
- * those of RunSettings (src/core/settings), with or without the `spanproof.` prefix of VS Code's
+ * those of RunSettings (src/shared/settings.ts), with or without the `spanproof.` prefix of VS Code's
  * settings.json; missing keys take DEFAULT_SETTINGS; an unknown key
  * or a wrong value is a SpanproofError('bad-input') naming the file, the key and the fix.
  */
 import { z } from 'zod';
 import { SpanproofError, isSpanproofError } from '../errors';
 import { validateChunkerParams } from '../chunking/params';
-import { DEFAULT_SETTINGS, type RunSettings } from './types';
+import { resolvePrimaryMetric } from '../metrics/registry';
+import { DEFAULT_SETTINGS, type RunSettings } from '../../shared/settings';
 
 const chunker = z.enum(['fixed', 'recursive', 'sentence', 'heading', 'semantic']);
 const retriever = z.enum(['bm25', 'dense', 'hybrid']);
@@ -40,7 +41,9 @@ const schema = z
     poolSize: posInt,
     tau: z.number().gt(0).max(1),
     weights: z.object({ quality: z.number().nonnegative(), latency: z.number().nonnegative(), context: z.number().nonnegative() }).strict().partial(),
-    primaryMetric: z.enum(['hit@1', 'hit@3', 'hit@5', 'hit@10', 'mrr', 'ndcg@5', 'ndcg@10', 'coverage@5', 'precision@5', 'iou@5']),
+    // Any hit@K / coverage@K / ndcg@K / mrr, or hit@k for the run's k: checked against k and poolSize in validateRunSettings.
+    primaryMetric: z.string().regex(/^(hit|coverage|ndcg)@(\d+|k)$|^mrr$/, 'expected hit@K, coverage@K, ndcg@K (K a whole number or k) or mrr'),
+    verdict: z.object({ margin: z.number().gt(0).lt(1) }).strict().partial(),
     bootstrap: z.object({ resamples: z.number().int().nonnegative(), seed: z.number().int() }).strict().partial(),
     threads: posInt,
     judge: z.record(z.string(), z.unknown()),
@@ -79,6 +82,7 @@ export function parseRunSettings(input: unknown, file = '--config'): RunSettings
       semantic: { ...d.chunkerParams.semantic, ...v.chunkerParams?.semantic },
     },
     weights: { ...d.weights, ...v.weights },
+    verdict: { ...d.verdict, ...v.verdict },
     bootstrap: { ...d.bootstrap, ...v.bootstrap },
     judge: { ...d.judge, ...(v.judge as Partial<RunSettings['judge']> | undefined) },
   };
@@ -96,7 +100,8 @@ export interface SettingsSource {
  * Checks across keys that the per-key schema of {@link parseRunSettings} cannot express, before a run
  * starts (not mid-run): the parameters of every selected chunker (validateChunkerParams, e.g.
  * `fixed.overlap` < `fixed.size`), `k ≤ poolSize` (a result list is the head of the candidate pool),
- * `k ≥ 1`, `tau` in (0, 1], ranking weights ≥ 0.
+ * `k ≥ 1`, `tau` in (0, 1], `primaryMetric` valid at k and poolSize (`hit@12` needs poolSize ≥ 12),
+ * `verdict.margin` in (0, 1), ranking weights ≥ 0.
  * @throws SpanproofError('bad-input') naming the file or the flag, the key and the fix.
  */
 export function validateRunSettings(s: RunSettings, source: SettingsSource = {}): void {
@@ -121,6 +126,13 @@ export function validateRunSettings(s: RunSettings, source: SettingsSource = {})
     bad(key, key, `k (${s.k}) is larger than the candidate pool poolSize (${s.poolSize}); the result list is the head of the pool.`, `lower ${name('k')} to at most ${s.poolSize}, or raise ${name('poolSize')} to at least ${s.k}.`);
   }
   if (!(s.tau > 0 && s.tau <= 1)) bad('tau', 'tau', `tau is ${s.tau}; it must be in (0, 1].`, `set ${name('tau')} to a number greater than 0 and at most 1, e.g. 0.9.`);
+  try {
+    resolvePrimaryMetric(s.primaryMetric, s.k, s.poolSize);
+  } catch (e) {
+    if (!isSpanproofError(e)) throw e;
+    bad('primaryMetric', 'primaryMetric', e.message.replace(`${e.field}: `, '').replace(` Fix: ${e.fix}`, ''), e.fix ?? 'set primaryMetric to hit@k.');
+  }
+  if (!(s.verdict.margin > 0 && s.verdict.margin < 1)) bad('verdict', 'verdict.margin', `verdict.margin is ${s.verdict.margin}; the non-inferiority margin must be in (0, 1).`, 'set verdict.margin to e.g. 0.05.');
   for (const w of ['quality', 'latency', 'context'] as const) {
     const v = s.weights[w];
     if (!(Number.isFinite(v) && v >= 0)) bad('weights', `weights.${w}`, `weights.${w} is ${v}; ranking weights must be ≥ 0 (latency and context are subtracted already).`, `set weights.${w} to 0 or more.`);

@@ -2,7 +2,7 @@
  * The settings of a run. The same keys are the VS Code settings `spanproof.<key>` (SPEC §12) and the
  * keys of the CLI's `--config FILE` JSON (SPEC §11). One definition, so the two can never drift.
  */
-import type { ChunkerId, RetrieverId } from '../types';
+import type { ChunkerId, RetrieverId } from '../core/types';
 
 export interface ChunkerParams {
   fixed: { size: number; overlap: number };
@@ -39,10 +39,19 @@ export interface RunSettings {
   poolSize: number;
   /** Coverage threshold for a hit. */
   tau: number;
-  /** Ranking weights (SPEC §9): score = quality·Q − latency·L̂ − context·Ĉ. */
+  /**
+   * Weights of the opt-in, timing-dependent second verdict (SPEC §9): with latency > 0, ranking.json
+   * adds `timedVerdict` = the non-inferior config with the highest w_q·Q − w_l·L̂ − w_c·Ĉ. The
+   * deterministic verdict never reads them. Default latency 0: no timing enters anything.
+   */
   weights: { quality: number; latency: number; context: number };
-  /** Primary metric for ranking. */
+  /**
+   * Primary metric Q of the verdict: `hit@k` (default: hit at the run's k), any `hit@K`, `coverage@K`,
+   * `ndcg@K` with 1 ≤ K ≤ poolSize, or `mrr` (src/core/metrics/registry.ts).
+   */
   primaryMetric: string;
+  /** The verdict (SPEC §9): `margin` = non-inferiority margin δ in units of Q (default 0.05). */
+  verdict: { margin: number };
   bootstrap: { resamples: number; seed: number };
   /** Threads per ONNX session. */
   threads: number;
@@ -80,8 +89,9 @@ export const DEFAULT_SETTINGS: RunSettings = {
   k: 5,
   poolSize: 20,
   tau: 0.9,
-  weights: { quality: 1, latency: 0.1, context: 0.1 },
-  primaryMetric: 'hit@5',
+  weights: { quality: 1, latency: 0, context: 0.1 },
+  primaryMetric: 'hit@k',
+  verdict: { margin: 0.05 },
   bootstrap: { resamples: 2000, seed: 42 },
   threads: 2,
   judge: {

@@ -1,0 +1,63 @@
+/**
+ * `spanproof run --fail-under` reads the deterministic verdict (SPEC §9 v2): identical runs gate
+ * identically and write byte-identical ranking.json, `--gate-config ID` gates a named config, `hit@k`
+ * follows --k, and bad gate input is exit 2 before anything runs.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { MINI, MINI_GT, REPO, WORKER_TS, tmp } from '../../helpers/grid';
+
+function cli(args: string[]) {
+  const r = spawnSync(process.execPath, ['--import', 'tsx', join(REPO, 'src', 'cli', 'main.ts'), ...args], { cwd: REPO, encoding: 'utf8', env: { ...process.env, SPANPROOF_WORKER: WORKER_TS } });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+const grid = (root: string) => ['run', '--workspace', MINI, '--groundtruth', MINI_GT, '--runs-dir', join(root, 'runs'), '--cache-dir', join(root, 'cache'), '--chunkers', 'heading,fixed', '--retrievers', 'bm25,dense', '--rerank', 'off,on'];
+
+test('--fail-under is stable over repeated identical runs (timings differ, the verdict does not)', () => {
+  const root = tmp('gate-stable');
+  const runs = [0, 1, 2].map(() => cli([...grid(root), '--json', '--fail-under', 'hit@5=0.95']));
+  for (const r of runs) assert.equal(r.code, 0, r.stderr);
+  const outs = runs.map((r) => JSON.parse(r.stdout));
+  const rankings = outs.map((o) => readFileSync(join(o.runDir, 'ranking.json'), 'utf8'));
+  const timings = outs.map((o) => readFileSync(join(o.runDir, 'timings.json'), 'utf8'));
+  assert.equal(new Set(rankings).size, 1, 'ranking.json differs between identical runs');
+  assert.equal(new Set(outs.map((o) => o.verdict.recommended)).size, 1);
+  assert.ok(new Set(timings).size > 1, 'the timings did vary (the test would prove nothing otherwise)');
+  assert.equal(outs[0].verdict.recommended, 'heading/bm25/none');
+});
+
+test('--gate-config gates a named config; hit@k follows --k', () => {
+  const root = tmp('gate-config');
+  // heading/dense/none misses one of the 10 questions at k = 5 (hit@5 0.9)
+  const named = cli([...grid(root), '--fail-under', 'hit@5=0.95', '--gate-config', 'heading/dense/none']);
+  assert.equal(named.code, 1, named.stderr);
+  assert.match(named.stderr, /gate failed: hit@5 = 0\.9000 \(heading\/dense\/none\) < 0\.95/);
+  const k3 = cli([...grid(root), '--k', '3', '--json', '--fail-under', 'hit@k=1.01']);
+  assert.equal(k3.code, 1);
+  assert.match(k3.stderr, /gate failed: hit@3 = /);
+  assert.equal(JSON.parse(k3.stdout).verdict.primaryMetric, 'hit@3');
+});
+
+test('bad gate input and a bad primary metric are exit 2 before the run', () => {
+  const root = tmp('gate-bad');
+  const bad = cli([...grid(root), '--gate-config', 'heading/bm25/nope']);
+  assert.equal(bad.code, 2);
+  assert.match(bad.stderr, /--gate-config: --gate-config "heading\/bm25\/nope" is not a config of this grid\. Fix: use one of heading\/bm25\/none, /);
+  const noKey = cli([...grid(root), '--fail-under', 'coverage@7=0.5']);
+  assert.equal(noKey.code, 2);
+  assert.match(noKey.stderr, /this run \(k = 5\) reports no coverage@7/);
+  const cfg = join(root, 'cfg.json');
+  writeFileSync(cfg, JSON.stringify({ primaryMetric: 'hit@50' }));
+  const pm = cli([...grid(root), '--config', cfg]);
+  assert.equal(pm.code, 2);
+  assert.match(pm.stderr, /primaryMetric: primaryMetric "hit@50" has cutoff 50, larger than the candidate pool \(poolSize 20\)/);
+  writeFileSync(cfg, JSON.stringify({ primaryMetric: 'precision@5' }));
+  assert.equal(cli([...grid(root), '--config', cfg]).code, 2);
+  writeFileSync(cfg, JSON.stringify({ verdict: { margin: 0 } }));
+  const m0 = cli([...grid(root), '--config', cfg]);
+  assert.equal(m0.code, 2);
+  assert.match(m0.stderr, /verdict\.margin/);
+});
