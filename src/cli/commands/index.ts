@@ -11,6 +11,7 @@ import * as importCmd from './import';
 import * as score from './score';
 import * as bias from './bias';
 import * as generate from './generate';
+import * as models from './models';
 
 export type SetExit = (code: number) => void;
 
@@ -24,6 +25,7 @@ const modules: Array<{ register(program: Command, setExit: SetExit): void }> = [
   score,
   bias,
   generate,
+  models,
   // Commands are added here as they land: validate, chunks, query, run, report, import, score.
 ];
 

@@ -1,0 +1,26 @@
+/**
+ * The `spanproof` CLI as a user runs it, from the sources through tsx, in a child process spawned
+ * asynchronously (so fake servers in this test process keep answering). The worker runs from its
+ * source too (SPANPROOF_WORKER).
+ */
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { REPO } from './paths';
+
+export interface CliResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs `spanproof ...args` with `env` added to this process's environment. */
+export function runCli(args: string[], env: Record<string, string | undefined> = {}): Promise<CliResult> {
+  return new Promise((res) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', join(REPO, 'src', 'cli', 'main.ts'), ...args], { cwd: REPO, env: { ...process.env, SPANPROOF_WORKER: join(REPO, 'src', 'worker', 'main.ts'), ...env } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d));
+    child.stderr.on('data', (d: Buffer) => (stderr += d));
+    child.on('close', (code) => res({ code, stdout, stderr }));
+  });
+}
