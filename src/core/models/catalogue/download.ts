@@ -137,6 +137,9 @@ async function fetchInto(d: FileDownload, part: string, from: number, h: Hash): 
     signal: d.signal,
     headers: { 'user-agent': 'spanproof', ...(from > 0 ? { range: `bytes=${from}-` } : {}) },
   });
+  // The body may fail (a dropped connection) while the file is opened below, before it is read: the
+  // read loop rethrows that error, this listener only keeps it from being an unhandled 'error' event.
+  res.body.on('error', () => {});
   const s = res.statusCode;
   const resumed = s === 206 && from > 0 && String(res.headers['content-range'] ?? '').startsWith(`bytes ${from}-`);
   if (s !== 200 && !resumed) {
