@@ -17,7 +17,7 @@ export interface EvidenceRef {
 
 export const DIAGNOSTIC_SOURCE = 'spanproof';
 
-interface SpanEntry {
+export interface SpanEntry {
   ref: EvidenceRef;
   question: string;
   start: number;

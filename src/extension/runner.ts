@@ -1,6 +1,6 @@
 /**
  * Runs the grid in the worker (core GridClient → dist/worker.js, `worker_threads`) so the extension host never blocks:
- * a progress notification with Cancel, a status-bar item, and crash reporting. One run at a time.
+ * a progress notification with Cancel, state events for the status bar (statusBar.ts), and crash reporting. One run at a time.
  * A worker crash ends that run with a message; the next run starts a fresh worker.
  */
 import * as vscode from 'vscode';
@@ -24,8 +24,13 @@ export interface RunOptions {
   token?: vscode.CancellationToken;
 }
 
+/** What the runner is doing, for the status bar. `percent` 0–100; `stage` in words. */
+export type RunnerState = { running: false } | { running: true; percent: number | null; stage: string; cancelling: boolean };
+
 export class Runner implements vscode.Disposable {
-  private readonly status = vscode.window.createStatusBarItem('spanproof.status', vscode.StatusBarAlignment.Left, 10);
+  private readonly stateEmitter = new vscode.EventEmitter<RunnerState>();
+  readonly onDidChangeState = this.stateEmitter.event;
+  private stateNow: RunnerState = { running: false };
   private current: { cancel: () => void } | undefined;
   private readonly client: GridClient;
   private readonly finished = new vscode.EventEmitter<{ runDir: string | null; status: string }>();
@@ -43,8 +48,16 @@ export class Runner implements vscode.Disposable {
     _primary: () => unknown,
   ) {
     this.client = new GridClient({ onLog: (level, message) => this.output[level === 'error' ? 'error' : level === 'warn' ? 'warn' : 'info'](message) });
-    this.status.name = 'Spanproof';
-    this.idle();
+    void vscode.commands.executeCommand('setContext', 'spanproof.running', false);
+  }
+
+  get state(): RunnerState {
+    return this.stateNow;
+  }
+
+  private setState(s: RunnerState): void {
+    this.stateNow = s;
+    this.stateEmitter.fire(s);
   }
 
   get running(): boolean {
@@ -52,10 +65,7 @@ export class Runner implements vscode.Disposable {
   }
 
   private idle(): void {
-    this.status.text = '$(beaker) Spanproof';
-    this.status.tooltip = 'Spanproof: show results';
-    this.status.command = 'spanproof.showResults';
-    this.status.show();
+    this.setState({ running: false });
     void vscode.commands.executeCommand('setContext', 'spanproof.running', false);
   }
 
@@ -82,14 +92,13 @@ export class Runner implements vscode.Disposable {
     const oneQuestion = !write;
     const ac = new AbortController();
     const cancel = () => {
-      this.status.text = '$(sync~spin) Spanproof: cancelling…';
+      const st = this.stateNow;
+      this.setState({ running: true, percent: st.running ? st.percent : null, stage: 'cancelling', cancelling: true });
       ac.abort();
     };
     this.current = { cancel };
     void vscode.commands.executeCommand('setContext', 'spanproof.running', true);
-    this.status.text = '$(sync~spin) Spanproof: starting…';
-    this.status.tooltip = 'Spanproof evaluation running — click to cancel';
-    this.status.command = 'spanproof.cancelEvaluation';
+    this.setState({ running: true, percent: null, stage: 'starting', cancelling: false });
     const started = Date.now();
     let runDir: string | null = null;
     let status = 'failed';
@@ -118,7 +127,7 @@ export class Runner implements vscode.Disposable {
                 const pct = m.total > 0 ? (100 * m.done) / m.total : 0;
                 progress.report({ increment: Math.max(0, pct - last), message: describeProgress(m) });
                 last = pct;
-                if (!ac.signal.aborted) this.status.text = `$(sync~spin) Spanproof ${Math.floor(pct)}% · ${describeStage(m.stage).replace(/…$/, '')}`;
+                if (!ac.signal.aborted) this.setState({ running: true, percent: Math.floor(pct), stage: describeStage(m.stage).replace(/…$/, ''), cancelling: false });
                 this.progressEmitter.fire(m);
               },
             },
@@ -164,7 +173,7 @@ export class Runner implements vscode.Disposable {
   dispose(): void {
     this.current?.cancel();
     void this.client.dispose();
-    this.status.dispose();
+    this.stateEmitter.dispose();
     this.finished.dispose();
     this.progressEmitter.dispose();
     this.crashEmitter.dispose();

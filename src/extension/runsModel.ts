@@ -10,6 +10,7 @@ import * as vscode from 'vscode';
 import { listRuns, readRun, resolveRunsRoot, type QuestionRecord, type RunSummary } from '../core/runs';
 import type { RunData } from '../shared/protocol';
 import { hitAt } from './testing/outcome';
+import { runVerdict, type RunVerdict } from './runVerdict';
 
 export interface ConfigStatus {
   config: string;
@@ -33,8 +34,8 @@ export class RunsModel implements vscode.Disposable {
   latest: RunData | null = null;
   /** The latest succeeded run's k (result-list size); the metric keys carry it (`hit@10`). */
   k = 5;
-  /** The latest succeeded run's recommended config id, or null. */
-  recommended: string | null = null;
+  /** The latest succeeded run's verdict (recommended config, evidence status). */
+  verdict: RunVerdict = runVerdict(null);
   private status = new Map<string, QuestionStatus>();
   private readonly emitter = new vscode.EventEmitter<void>();
   readonly onDidChange = this.emitter.event;
@@ -66,12 +67,12 @@ export class RunsModel implements vscode.Disposable {
     const latest = this.runs.find((r) => r.status === 'succeeded');
     this.status.clear();
     this.latest = null;
-    this.recommended = null;
+    this.verdict = runVerdict(null);
     if (latest) {
       try {
         this.latest = readRun(latest.dir);
         this.k = this.latest.results?.k ?? this.latest.run.settings.k;
-        this.recommended = this.latest.ranking?.find((r) => r.recommended)?.id ?? null;
+        this.verdict = runVerdict(this.latest.ranking);
         this.index(this.latest.questions);
       } catch (e) {
         void vscode.window.showWarningMessage(`Spanproof could not read the latest run: ${e instanceof Error ? e.message : e}`);
@@ -94,6 +95,11 @@ export class RunsModel implements vscode.Disposable {
       s.perConfig.push(c);
       if (r.config === this.recommended) s.recommended = c;
     }
+  }
+
+  /** The latest succeeded run's recommended config id, or null. */
+  get recommended(): string | null {
+    return this.verdict.recommended;
   }
 
   statusOf(questionId: string): QuestionStatus | undefined {

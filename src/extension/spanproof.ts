@@ -11,11 +11,14 @@ import { revealSpan } from './commands/groundTruth';
 import { trackDocuments } from './documents';
 import { EditorSurfaces } from './editor';
 import { FolderScope } from './folder';
+import { EvidenceLenses } from './lenses';
 import { DisposableStore, Scopes } from './lifetime';
 import { ResultsPanel } from './panel';
 import { Runner } from './runner';
+import { StatusBar } from './statusBar';
 import type { GroundTruthStore } from './store';
 import { QuestionsTree, type QuestionNode } from './tree';
+import { QuestionTests } from './testing/controller';
 
 export class Spanproof implements vscode.Disposable {
   /** Per-folder lifetime, keyed by folder URI. */
@@ -26,6 +29,12 @@ export class Spanproof implements vscode.Disposable {
   readonly treeView: vscode.TreeView<QuestionNode>;
   readonly panel: ResultsPanel;
   readonly runner: Runner;
+  /** Questions in the Test Explorer. */
+  readonly tests: QuestionTests;
+  /** CodeLens over evidence; `lenses.register(contributor)` adds more. */
+  readonly lenses: EvidenceLenses;
+  /** Progress while running, else the latest run's verdict. */
+  readonly statusBar: StatusBar;
   /** Extension lifetime: released on deactivate, after the folder scopes. */
   private readonly disposables = new DisposableStore();
 
@@ -39,6 +48,9 @@ export class Spanproof implements vscode.Disposable {
     this.treeView = d.add(vscode.window.createTreeView('spanproof.questions', { treeDataProvider: this.tree, showCollapseAll: true }));
     this.runner = d.add(new Runner(context, this.output, () => this.primary()));
     this.panel = d.add(new ResultsPanel(context, this));
+    this.tests = d.add(new QuestionTests(this));
+    this.lenses = d.add(new EvidenceLenses((uri) => this.folderOf(uri), this.editor));
+    this.statusBar = d.add(new StatusBar(this.runner, () => this.primary()));
     d.add(this.folders);
   }
 
@@ -101,6 +113,9 @@ export class Spanproof implements vscode.Disposable {
   private onChanged(): void {
     this.editor.refresh();
     this.tree.refresh();
+    this.tests.sync();
+    this.lenses.refresh();
+    this.statusBar.update();
     const any = [...this.folders.values()].some((f) => (f.store.gt?.questions.length ?? 0) > 0);
     void vscode.commands.executeCommand('setContext', 'spanproof.hasQuestions', any);
   }

@@ -55,6 +55,7 @@ async function runEvaluation(sp: Spanproof, questionIds?: string[]): Promise<voi
   const result = await sp.runner.run(f.store, questionIds);
   if (result?.runDir) {
     f.runs.refresh();
+    if (result.status === 'succeeded') sp.tests.publish(f, 'Spanproof: Run Evaluation');
     await sp.panel.show(result.runDir);
     if (result.status === 'succeeded') offerAnswers(f, result.runDir);
   } else if (result && questionIds) {

@@ -5,13 +5,12 @@
  * Metric keys carry the run's real cutoff (`hit@10` when k = 10), never a fixed `hit@5`.
  */
 import { CAUSE_ADVICE } from '../../core/attribution';
+import { metricKey } from '../../core/metrics/registry';
 import type { Cause } from '../../core/types';
 import type { MissDetail, QuestionRecord } from '../../core/runs';
 
-/** Key of a metric family at cutoff `k` (`hit@10`); the name carries the real cutoff. */
-export function metricAt(family: 'hit' | 'coverage', k: number): string {
-  return `${family}@${k}`;
-}
+/** Key of a metric family at cutoff `k` (`hit@10`), from the metric registry: the name carries the real cutoff. */
+const metricAt = (family: 'hit' | 'coverage', k: number): string => metricKey(family, k);
 
 /** hit@k of one record (1, 0, or null when not scored), at the run's k (the record's own `k` wins). */
 export function hitAt(r: QuestionRecord, k: number): 0 | 1 | null {
