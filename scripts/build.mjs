@@ -1,7 +1,13 @@
 // Bundles each entry point with esbuild. `vscode` (provided by the editor) and `onnxruntime-node`
 // (native .node binaries esbuild cannot bundle; shipped in the VSIX as is) stay external.
 import * as esbuild from 'esbuild';
+import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
+
+// JSON Schemas of the ground-truth and --config files, from the zod schemas (media/schemas/, contributed
+// through contributes.jsonValidation).
+const schemas = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/build-schemas.ts'], { stdio: 'inherit' });
+if (schemas.status !== 0) process.exit(schemas.status ?? 1);
 
 const watch = process.argv.includes('--watch');
 const production = process.argv.includes('--production');

@@ -52,6 +52,18 @@ const schema = z
   .partial();
 
 /**
+ * JSON Schema (draft-07) of the `--config FILE` JSON, generated from the zod schema `parseRunSettings`
+ * uses (zod 4 `z.toJSONSchema`): every key optional, unknown keys refused; the `spanproof.`-prefixed
+ * keys copied from VS Code's settings.json are accepted too. Cross-key checks (chunker sizes vs
+ * overlaps) stay in `validateRunSettings`.
+ */
+export function runSettingsJsonSchema(): Record<string, unknown> {
+  const out = z.toJSONSchema(schema, { target: 'draft-7', io: 'input' }) as { properties: Record<string, unknown> } & Record<string, unknown>;
+  for (const [k, v] of Object.entries(out.properties)) out.properties[`spanproof.${k}`] = v;
+  return out;
+}
+
+/**
  * Merges `input` (parsed JSON) over DEFAULT_SETTINGS after validating it.
  * @param file the file the object came from, named in errors.
  * @throws SpanproofError('bad-input') naming `file`, the key (`chunkerParams.fixed.size`) and the fix.

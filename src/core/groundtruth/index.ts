@@ -137,7 +137,7 @@ export interface ResolveOptions {
   skipped?: ReadonlyMap<string, SkippedFile> | readonly SkippedFile[];
 }
 
-export { indentOf, parseGroundTruth, serializeGroundTruth } from './schema';
+export { groundTruthJsonSchema, indentOf, parseGroundTruth, serializeGroundTruth } from './schema';
 export { readGroundTruth, readGroundTruthWithText, writeGroundTruth } from './io';
 export { excludedQuestionsSummary, normaliseSource, resolveEvidence, resolveGroundTruth } from './resolve';
 export { makeSelector } from './selector';

@@ -10,33 +10,33 @@ import type { GroundTruthFile } from './index';
 const offset = z.int().nonnegative();
 
 const selectorSchema = z.looseObject({
-  source: z.string().min(1),
-  exact: z.string().min(1),
-  prefix: z.string().optional(),
-  suffix: z.string().optional(),
-  start: offset.optional(),
-  end: offset.optional(),
+  source: z.string().min(1).meta({ description: 'The document: its POSIX path relative to the corpus root, e.g. "docs/intro.md".' }),
+  exact: z.string().min(1).meta({ description: 'The verbatim quote (W3C TextQuoteSelector `exact`): the evidence text itself. The quote is the truth; offsets are a hint.' }),
+  prefix: z.string().optional().meta({ description: 'Text just before the quote (up to 32 characters), to tell equal quotes apart.' }),
+  suffix: z.string().optional().meta({ description: 'Text just after the quote (up to 32 characters), to tell equal quotes apart.' }),
+  start: offset.optional().meta({ description: 'Start offset of the quote in UTF-16 code units (optional; give "start" and "end" together, start < end).' }),
+  end: offset.optional().meta({ description: 'End offset (exclusive) of the quote in UTF-16 code units.' }),
 }).superRefine((s, ctx) => {
   if ((s.start === undefined) !== (s.end === undefined)) {
     ctx.addIssue({ code: 'custom', path: [s.start === undefined ? 'start' : 'end'], message: '"start" and "end" must be given together' });
   } else if (s.start !== undefined && s.end !== undefined && s.start >= s.end) {
     ctx.addIssue({ code: 'custom', path: ['end'], message: `"end" (${s.end}) must be greater than "start" (${s.start})` });
   }
-});
+}).meta({ description: 'One evidence span: a TextQuoteSelector (source + exact quote with prefix/suffix) and optional offsets.' });
 
 const questionSchema = z.looseObject({
-  id: z.string().min(1),
-  question: z.string(),
-  answer: z.string().optional(),
-  evidence: z.array(selectorSchema).min(1),
-  match: z.enum(['all', 'any']).optional(),
-  tags: z.array(z.string()).optional(),
-});
+  id: z.string().min(1).meta({ description: 'Unique id of the question in this file.' }),
+  question: z.string().meta({ description: 'The question as a user would ask it.' }),
+  answer: z.string().optional().meta({ description: 'Optional reference answer (used by the answer judges, SPEC §14).' }),
+  evidence: z.array(selectorSchema).min(1).meta({ description: 'The passages that answer the question (at least one).' }),
+  match: z.enum(['all', 'any']).optional().meta({ description: '"all" (default): every span is needed; "any": the spans are alternatives, one suffices.' }),
+  tags: z.array(z.string()).optional().meta({ description: 'Free labels, e.g. for filtering reports.' }),
+}).meta({ description: 'A question with the evidence spans that answer it.' });
 
 const fileSchema = z.looseObject({
-  spanproof: z.literal(1),
-  corpus: z.string().optional(),
-  questions: z.array(questionSchema),
+  spanproof: z.literal(1).meta({ description: 'Format version of the ground-truth file: 1.' }),
+  corpus: z.string().optional().meta({ description: 'Optional note on the corpus the questions are about.' }),
+  questions: z.array(questionSchema).meta({ description: 'The questions (may be empty).' }),
 }).superRefine((f, ctx) => {
   const seen = new Map<string, number>();
   f.questions.forEach((q, i) => {
@@ -44,7 +44,17 @@ const fileSchema = z.looseObject({
     if (first !== undefined) ctx.addIssue({ code: 'custom', path: ['questions', i, 'id'], message: `duplicate question id "${q.id}" (also questions[${first}])` });
     else seen.set(q.id, i);
   });
-});
+}).meta({ title: 'Spanproof ground truth', description: 'Questions with character-span evidence (SPEC §3.1; docs/ground-truth.md).' });
+
+/**
+ * JSON Schema (draft-07) of the ground-truth file, generated from the zod schema the parser uses
+ * (zod 4 `z.toJSONSchema`), for editors' completion, hover and squiggles (VS Code `jsonValidation`).
+ * Refinements the JSON Schema cannot express (unique ids, start/end given together and ordered) are
+ * checked by `parseGroundTruth` only.
+ */
+export function groundTruthJsonSchema(): Record<string, unknown> {
+  return z.toJSONSchema(fileSchema, { target: 'draft-7', io: 'input' }) as Record<string, unknown>;
+}
 
 /** Key order written to disk, per object kind (SPEC §3.1 order). */
 const FILE_KEYS = ['spanproof', 'corpus', 'questions'];
