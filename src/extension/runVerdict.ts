@@ -1,8 +1,9 @@
 /**
  * A run's verdict as the editor shows it (status bar, CodeLens, Test Explorer): the recommended config
- * and how strong the evidence is. Reads ranking.json format 2 (`{ spanproof: 2, verdict, configs }`,
- * SPEC §9 v2, src/core/ranking/types.ts) and, for runs written before it, the format-1 array of
- * entries (recommended flag; no evidence status). vscode-free.
+ * and how strong the evidence is. Takes the verdict object when the run has one (ranking.json format 2,
+ * SPEC §9 v2: `RunData.verdict`, `GridRunResult.verdict`), else reads the ranking — the format-2 file
+ * (`{ spanproof: 2, verdict, configs }`) or the format-1 array of entries of older runs (recommended
+ * flag; no evidence status). vscode-free.
  */
 import type { EvidenceStatus } from '../core/ranking/verdict';
 
@@ -28,8 +29,13 @@ interface V2File {
   configs: Array<{ id: string; rank: number }>;
 }
 
-/** The verdict of a run's ranking (either format); all-null when there is no ranking. */
-export function runVerdict(ranking: unknown): RunVerdict {
+/** The verdict of a run: its verdict object if given, else its ranking (either format); all-null when there is none. */
+export function runVerdict(ranking: unknown, verdict?: V2File['verdict'] | null): RunVerdict {
+  if (verdict) {
+    const rows = Array.isArray(ranking) ? (ranking as V1Entry[]) : [];
+    const top = [...rows].sort((a, b) => a.rank - b.rank)[0]?.id ?? verdict.best ?? null;
+    return { recommended: verdict.recommended, status: verdict.status, summary: verdict.summary, top };
+  }
   if (Array.isArray(ranking)) {
     const rows = ranking as V1Entry[];
     const top = [...rows].sort((a, b) => a.rank - b.rank)[0]?.id ?? null;

@@ -72,7 +72,7 @@ export class RunsModel implements vscode.Disposable {
       try {
         this.latest = readRun(latest.dir);
         this.k = this.latest.results?.k ?? this.latest.run.settings.k;
-        this.verdict = runVerdict(this.latest.ranking);
+        this.verdict = runVerdict(this.latest.ranking, this.latest.verdict);
         this.index(this.latest.questions);
       } catch (e) {
         void vscode.window.showWarningMessage(`Spanproof could not read the latest run: ${e instanceof Error ? e.message : e}`);

@@ -123,7 +123,7 @@ export class QuestionTests implements vscode.Disposable {
     if (kind === 'full' && !all) {
       const r = await this.sp.runner.run(f.store, undefined, { questionIds: ids, writeRun: false, token, title: 'Spanproof: testing questions in the full grid' });
       if (!r?.records) return undefined;
-      const judged = rec ?? runVerdict(r.ranking).top;
+      const judged = rec ?? runVerdict(r.ranking, r.verdict).top;
       if (!judged) return undefined;
       return { records: r.records, config: judged, role: rec ? 'recommended config of the latest run' : 'rank 1 of this partial run', k: r.results.k, tau: r.results.tau, timings: r.timings, grid: gridOf(r.records, r.results.k) };
     }
@@ -132,7 +132,7 @@ export class QuestionTests implements vscode.Disposable {
     if (!r?.runDir || r.status !== 'succeeded') return undefined;
     f.runs.refresh();
     const records = readQuestionsJsonl(path.join(r.runDir, 'questions.jsonl'));
-    const v = runVerdict(r.ranking);
+    const v = runVerdict(r.ranking, r.verdict);
     const recommended = v.recommended;
     const judged = recommended ?? v.top;
     if (!judged) return undefined;

@@ -27,3 +27,10 @@ test('no ranking (a failed or cancelled run): nothing recommended', () => {
   assert.deepEqual(runVerdict(null), { recommended: null, status: null, summary: null, top: null });
   assert.deepEqual(runVerdict([]), { recommended: null, status: null, summary: null, top: null });
 });
+
+test('a run read by readRun (format-1 view of the ranking plus the v2 verdict object): the verdict object decides', () => {
+  const v = runVerdict([{ id: 'a/bm25/none', rank: 1, recommended: false }, { id: 'b/bm25/none', rank: 2, recommended: true }], {
+    recommended: 'b/bm25/none', best: 'a/bm25/none', status: 'decisive', summary: 'Use b/bm25/none.',
+  });
+  assert.deepEqual(v, { recommended: 'b/bm25/none', status: 'decisive', summary: 'Use b/bm25/none.', top: 'a/bm25/none' });
+});
