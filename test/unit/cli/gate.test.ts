@@ -61,3 +61,17 @@ test('bad gate input and a bad primary metric are exit 2 before the run', () => 
   assert.equal(m0.code, 2);
   assert.match(m0.stderr, /verdict\.margin/);
 });
+
+test('weights.latency > 0: run --json adds the timing-dependent verdict and the table says the verdict depends on timings', () => {
+  const root = tmp('gate-timed');
+  const cfg = join(root, 'cfg.json');
+  writeFileSync(cfg, JSON.stringify({ weights: { latency: 1 } }));
+  const j = cli([...grid(root), '--config', cfg, '--json']);
+  assert.equal(j.code, 0, j.stderr);
+  const out = JSON.parse(j.stdout);
+  assert.equal(out.timedVerdict.dependsOnTimings, true);
+  assert.equal(out.verdict.dependsOnTimings, false);
+  assert.equal(out.verdict.recommended, 'heading/bm25/none'); // the deterministic verdict is unchanged
+  const t = cli([...grid(root), '--config', cfg]);
+  assert.match(t.stdout, /Timing-dependent verdict \(weights\.latency > 0\): With weights\.latency = 1 the timing-dependent verdict is /);
+});

@@ -116,3 +116,16 @@ test('a format-1 run (older ranking.json array) still reads and reports', async 
   const md = renderMarkdown(data);
   assert.match(md, /Recommended: heading\/bm25\/rerank \(older run: ranking\.json format 1/);
 });
+
+test('a 4-question ground truth on the full 30-config grid: never decisive, never worse than the best', async () => {
+  const root = tmp('four');
+  const gt = JSON.parse(readText(MINI_GT));
+  for (const ids of [gt.questions.slice(0, 4), gt.questions.slice(4, 8), gt.questions.slice(6, 10)].map((qs: Array<{ id: string }>) => qs.map((q) => q.id))) {
+    const r = await runGrid({ workspace: MINI, groundTruthFile: MINI_GT, settings: { ...smallSettings(), chunkers: ['fixed', 'recursive', 'sentence', 'heading', 'semantic'], retrievers: ['bm25', 'dense', 'hybrid'] }, questionIds: ids, writeRun: false, cacheDir: join(root, 'cache') });
+    assert.equal(r.results.questions, 4);
+    assert.equal(r.results.configs.length, 30);
+    assert.notEqual(r.verdict.status, 'decisive', ids.join(','));
+    const score = new Map(r.rankingFile.configs.map((c) => [c.id, c.score]));
+    assert.ok(score.get(r.verdict.recommended!)! >= score.get(r.verdict.best!)!, `${ids}: ${r.verdict.recommended} below ${r.verdict.best}`);
+  }
+});
