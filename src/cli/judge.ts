@@ -8,11 +8,13 @@ import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { z } from 'zod';
 import { SpanproofError } from '../core/errors';
-import { ChatClient, RequestFailure, JUDGE_METRICS, ReplyCache, checkModels, judgeAnswer, runGenerationStage, unmeasuredReasons, type AnswerAggregate, type GenerationStageResult, type JudgeMetric, type JudgeScore, type LedgerFile, type PriceTable } from '../core/judge';
+import { ChatClient, RequestFailure, JUDGE_METRICS, everyRequestFailed, ReplyCache, checkModels, judgeAnswer, runGenerationStage, unmeasuredReasons, type AnswerAggregate, type GenerationStageResult, type JudgeMetric, type JudgeScore, type LedgerFile, type PriceTable } from '../core/judge';
 import { resolveCacheDir } from '../core/runs';
 import type { RunSettings } from '../shared/settings';
 import type { AnswerItem, AnswerJudge } from '../core/score/answers';
 import { join } from 'node:path';
+import { redactUrl } from '../core/net';
+import { terminalSafe } from '../core/text/terminal';
 
 export interface JudgeCliOptions {
   generate?: boolean;
@@ -119,11 +121,27 @@ export function generationText(r: GenerationStageResult): string[] {
   return out;
 }
 
+/** Where the generation stage sends and reads from — chosen by the user, never by the run's files (#16 item 1). */
+export interface GenerateTarget {
+  /** The endpoint: `--endpoint`, or for `run --generate` the run's own settings (`--config`). Never run.json of an earlier run. */
+  endpoint: string;
+  /** The workspace whose documents are read (`run --workspace`, `generate --workspace`); default the one holding the run directory. */
+  workspace?: string;
+  /** The ground-truth file with the reference answers (`--groundtruth`); default run.json's when inside the workspace. */
+  groundTruthFile?: string;
+}
+
+/** The line printed before the first request: where the data goes (credentials redacted, terminal-safe). */
+export function sendingLine(endpoint: string, generatorModel: string | undefined, judgeModel: string | undefined): string {
+  return terminalSafe(`Sending questions, retrieved passages and answers to ${redactUrl(endpoint)} (generator ${generatorModel || '—'}, judge ${judgeModel || '—'}).`);
+}
+
 /**
- * Runs the generation stage on `runDir` with the flags; SIGINT cancels. Progress goes to stderr unless
- * `json`. Returns the stage result (status `cancelled` when interrupted).
+ * Runs the generation stage on `runDir` with the flags; SIGINT cancels. Prints the endpoint on stderr
+ * before the first request; progress goes to stderr unless `json`. Returns the stage result (status
+ * `cancelled` when interrupted).
  */
-export async function runGenerateStep(runDir: string, o: JudgeCliOptions, json: boolean): Promise<GenerationStageResult> {
+export async function runGenerateStep(runDir: string, target: GenerateTarget, o: JudgeCliOptions, json: boolean): Promise<GenerationStageResult> {
   const ac = new AbortController();
   const onSigint = () => {
     if (!json) process.stderr.write('\ncancelling generation…\n');
@@ -132,9 +150,14 @@ export async function runGenerateStep(runDir: string, o: JudgeCliOptions, json: 
   process.on('SIGINT', onSigint);
   let last = 0;
   try {
+    if (!target.endpoint) throw new SpanproofError('bad-input', 'no endpoint given; the endpoint is never taken from a run\'s files (a shared run folder must not choose where your questions, passages and API key go).', { field: '--endpoint', fix: 'pass --endpoint URL, e.g. http://localhost:11434/v1 for Ollama.' });
     const runSettings = (JSON.parse(readFileSync(join(runDir, 'run.json'), 'utf8')) as { settings: RunSettings }).settings;
+    const judge = { ...judgeSettings(runSettings.judge, o), endpoint: target.endpoint };
+    process.stderr.write(`${sendingLine(judge.endpoint, judge.generatorModel, judge.judgeModel)}\n`);
     return await runGenerationStage(runDir, {
-      judge: judgeSettings(runSettings.judge, o),
+      judge,
+      workspace: target.workspace,
+      groundTruthFile: target.groundTruthFile,
       apiKey: process.env.SPANPROOF_API_KEY,
       configs: list(o.generateConfigs),
       repeats: intOption(o.judgeRepeats, '--judge-repeats', 1),
@@ -165,12 +188,13 @@ export async function runGenerateStep(runDir: string, o: JudgeCliOptions, json: 
  * Judges for `spanproof score azure|ragas` (answer-level datasets: the answers exist, no generator):
  * every item is judged up front, concurrently within the client's limits; each returned AnswerJudge
  * (one per metric, named `judge:<metric>`) reads its item's result. Returns undefined when no endpoint
- * was given. `ledger()` gives the ledger after scoring.
+ * was given. `ledger()` gives the ledger after scoring (status `failed` when every request failed).
  */
 export function judgesForScore(o: JudgeCliOptions, items: readonly AnswerItem[], workspace = '.'): { judges: AnswerJudge[]; ledger(): LedgerFile } | undefined {
   if (!o.endpoint) return undefined;
   if (!o.judgeModel) throw new SpanproofError('bad-input', '--endpoint needs --judge-model.', { field: '--judge-model', fix: 'name the model that judges, e.g. --judge-model llama3.1:8b.' });
   const metrics = judgeMetricsOption(o.judgeMetrics) ?? [...JUDGE_METRICS];
+  process.stderr.write(`${sendingLine(o.endpoint, undefined, o.judgeModel).replace('questions, retrieved passages and answers', 'the questions, contexts and answers of the dataset')}\n`);
   const client = new ChatClient({
     endpoint: o.endpoint,
     apiKey: process.env.SPANPROOF_API_KEY,
@@ -201,7 +225,11 @@ export function judgesForScore(o: JudgeCliOptions, items: readonly AnswerItem[],
       return 'unmeasured' in r ? r : { score: r.score, reason: r.reason };
     },
   }));
-  return { judges, ledger: () => client.ledger.snapshot({ status: 'succeeded', items: { done: items.length, total: items.length }, sameModel: false }) };
+  const ledger = (): LedgerFile => {
+    const l = client.ledger.snapshot({ status: 'succeeded', items: { done: items.length, total: items.length }, sameModel: false });
+    return everyRequestFailed(l) ? { ...l, status: 'failed' } : l;
+  };
+  return { judges, ledger };
 }
 
 /** Fails fast (before the grid runs) when `--generate` lacks an endpoint or models, or uses one model for both without --allow-same-model. */

@@ -9,10 +9,12 @@ import { Command, CommanderError } from 'commander';
 import { isSpanproofError } from '../core/errors';
 import { registerCommands } from './commands';
 import { VERSION } from '../core/version';
+import { installTerminalGuard } from './terminal';
 
 export const EXIT = { ok: 0, gate: 1, badInput: 2, internal: 3 } as const;
 
 async function main(argv: string[]): Promise<number> {
+  installTerminalGuard(); // every string printed is terminal-safe (#16 item 5)
   const program = new Command()
     .name('spanproof')
     .description('Span-level evaluation of RAG retrieval pipelines on your own documents.')

@@ -18,6 +18,8 @@ export interface AnswersData {
   ledger: LedgerFile | null;
   /** Question id → question text (from evidence.json). */
   questions: Record<string, string>;
+  /** Present when only answers.partial.jsonl exists: a generate stopped before it finished (no summary, no ledger). */
+  partial?: true;
 }
 
 /** The webview request of the Answers tab (merge into WebviewMethods). */

@@ -20,14 +20,21 @@ export function register(program: Command, setExit: SetExit): void {
     .description('Generate answers for a finished run and judge them with a different model (opt-in; sends questions, retrieved passages and answers to --endpoint only).')
     .argument('<runDir>', 'a run directory (.spanproof/runs/<id>)')
     .option('--json', 'print {"answers": <results.json answers>, "ledger": <ledger.json>} as JSON')
-    .option('--overwrite', 'replace the answers, ledger and results.json "answers" of an earlier generate on this run');
-  addJudgeOptions(cmd, true).action(async (runDir: string, o: JudgeCliOptions & { json?: boolean; overwrite?: boolean }) => {
-    // Never lose earlier answers silently (a re-run with fewer --judge-metrics would replace the others).
-    const answersFile = path.join(path.resolve(runDir), 'answers.jsonl');
-    if (existsSync(answersFile) && !o.overwrite) {
-      throw new SpanproofError('bad-input', 'this run already has answers; generating again would replace them and their ledger.', { file: answersFile, fix: 'pass --overwrite to replace them (the reply cache makes unchanged requests free), or copy the run directory first.' });
+    .option('--overwrite', 'replace the answers, ledger and results.json "answers" of an earlier generate on this run')
+    .option('--workspace <dir>', 'the corpus the run was made on (default: the folder holding .spanproof/runs/<id>; needed for runs written elsewhere)')
+    .option('--groundtruth <file>', 'ground truth with the reference answers (default: the run\'s, when inside the workspace)');
+  addJudgeOptions(cmd, true).action(async (runDir: string, o: JudgeCliOptions & { json?: boolean; overwrite?: boolean; workspace?: string; groundtruth?: string }) => {
+    // Never lose earlier answers silently (a re-run with fewer --judge-metrics would replace the others),
+    // nor those a killed generate left in answers.partial.jsonl.
+    for (const name of ['answers.jsonl', 'answers.partial.jsonl']) {
+      const answersFile = path.join(path.resolve(runDir), name);
+      if (existsSync(answersFile) && !o.overwrite) {
+        throw new SpanproofError('bad-input', `this run already has answers${name.includes('partial') ? ' (from a generate that was stopped)' : ''}; generating again would replace them and their ledger.`, { file: answersFile, fix: 'pass --overwrite to replace them (the reply cache makes unchanged requests free), or copy the run directory first.' });
+      }
     }
-    const r = await runGenerateStep(path.resolve(runDir), o, !!o.json);
+    // The endpoint comes from --endpoint only: a run folder's run.json never chooses where data and the key go.
+    const target = { endpoint: o.endpoint ?? '', workspace: o.workspace && path.resolve(o.workspace), groundTruthFile: o.groundtruth && path.resolve(o.groundtruth) };
+    const r = await runGenerateStep(path.resolve(runDir), target, o, !!o.json);
     if (o.json) process.stdout.write(`${stableStringify({ answers: r.summary, ledger: r.ledger, status: r.status }, 2)}\n`);
     else process.stdout.write(`${generationText(r).join('\n')}\n`);
     setExit(r.status === 'cancelled' ? 1 : 0);

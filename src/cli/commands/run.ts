@@ -27,7 +27,8 @@ import { DEFAULT_SETTINGS, type RunSettings } from '../../shared/settings';
 import type { GridRunResult } from '../../shared/protocol';
 import type { SetExit } from './index';
 import { writeBiasStudy } from './bias';
-import { addJudgeOptions, generationText, runGenerateStep, validateGenerateOptions, type JudgeCliOptions } from '../judge';
+import { writeProgress } from '../terminal';
+import { addJudgeOptions, generationText, judgeSettings, runGenerateStep, validateGenerateOptions, type JudgeCliOptions } from '../judge';
 
 interface RunOptions extends JudgeCliOptions {
   workspace: string;
@@ -149,7 +150,7 @@ function progressPrinter(json: boolean): { update(done: number, total: number, s
       if (tty) {
         const w = 30;
         const f = total > 0 ? Math.min(1, done / total) : 0;
-        process.stderr.write(`\r[${'#'.repeat(Math.round(f * w)).padEnd(w, '.')}] ${String(Math.round(f * 100)).padStart(3)}% ${done}/${total} ${stage.padEnd(24).slice(0, 24)}`);
+        writeProgress(`\r[${'#'.repeat(Math.round(f * w)).padEnd(w, '.')}] ${String(Math.round(f * 100)).padStart(3)}% ${done}/${total} ${stage.padEnd(24).slice(0, 24)}`);
       } else if (!json && (stage !== lastStage || Date.now() - lastLine > 2000)) {
         lastLine = Date.now();
         lastStage = stage;
@@ -236,7 +237,7 @@ Exit codes:
       let answersLines: string[] = [];
       let generationCancelled = false;
       if (o.generate && result.runDir) {
-        const gen = await runGenerateStep(result.runDir, { ...o, judgeCacheDir: o.judgeCacheDir ?? (o.cacheDir ? path.join(path.resolve(o.cacheDir), 'judge') : undefined) }, !!o.json);
+        const gen = await runGenerateStep(result.runDir, { endpoint: judgeSettings(settings.judge, o).endpoint, workspace, groundTruthFile }, { ...o, judgeCacheDir: o.judgeCacheDir ?? (o.cacheDir ? path.join(path.resolve(o.cacheDir), 'judge') : undefined) }, !!o.json);
         result = { ...result, results: { ...result.results, answers: gen.summary } as typeof result.results };
         answersLines = ['', ...generationText(gen)];
         generationCancelled = gen.status === 'cancelled';

@@ -90,6 +90,7 @@ export function register(program: Command, setExit: SetExit): void {
       const judged = judgesForScore(opts, read.items); // LLM judges when --endpoint is given (SPEC §14, src/cli/judge.ts)
       const r = await scoreAnswers(format as 'azure' | 'ragas', input, read, { metrics, tokenization: tok, seed, resamples, judges: judged?.judges, compat: opts.compat as 'weknora' | undefined });
       const ledger = judged?.ledger();
+      if (ledger?.status === 'failed') throw new SpanproofError('bad-input', `every request to the endpoint failed (${ledger.requests} request(s)); no judge metric was measured.`, { field: '--endpoint', fix: 'check the endpoint URL, --judge-model, SPANPROOF_API_KEY and the server\'s log.' });
       process.stdout.write(opts.json ? `${JSON.stringify(ledger ? { ...r, ledger } : r, null, 2)}\n` : `${answersText(r)}${ledger ? `\n${ledgerLine(ledger)}` : ''}\n`);
       setExit(0);
     });

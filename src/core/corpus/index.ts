@@ -42,3 +42,4 @@ export interface CorpusOptions {
 
 export { loadCorpus } from './load';
 export { decodeDocument, sha256Hex } from './decode';
+export { isInside, resolveInside } from './confine';

@@ -11,6 +11,7 @@ import { SpanproofError } from '../errors';
 import type { CorpusDocument } from '../types';
 import type { Corpus, CorpusOptions, SkippedFile } from './index';
 import { decodeDocument } from './decode';
+import { isInside } from './confine';
 
 /** Files read concurrently. */
 const PARALLEL_READS = 16;
@@ -102,12 +103,6 @@ async function loadOne(root: string, realRoot: string, source: string, maxFileBy
 /** Order of sources: UTF-8 byte order (= code-point order), independent of locale. */
 export function compareSources(a: string, b: string): number {
   return Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
-}
-
-/** True when `p` is `dir` itself or below it (both absolute real paths). */
-function isInside(dir: string, p: string): boolean {
-  const rel = path.relative(dir, p);
-  return rel === '' || (rel !== '..' && !rel.startsWith('..' + path.sep) && !path.isAbsolute(rel));
 }
 
 type RealpathCallback = (err: NodeJS.ErrnoException | null, resolved: string) => void;

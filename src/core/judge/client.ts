@@ -1,25 +1,27 @@
 /**
  * The endpoint client (SPEC §14): any OpenAI-compatible chat-completions API through the `openai`
- * npm package with a base URL — OpenAI (`https://api.openai.com/v1`), Ollama
- * (`http://localhost:11434/v1`), LM Studio (`http://localhost:1234/v1`), vLLM (`http://host:8000/v1`),
- * Azure OpenAI (`https://<resource>.openai.azure.com/openai/v1` with the `api-key` header, or the
- * resource root `https://<resource>.openai.azure.com` through `AzureOpenAI`, deployment = model name,
- * API version from `SPANPROOF_AZURE_API_VERSION`, default 2024-10-21).
+ * npm package, made by core/net `openAIClient` — so every request follows the shared network rules
+ * (a deadline over the whole response, a 1 MB reply cap by default, no redirect to another origin,
+ * no credentials in URLs, User-Agent `spanproof/<version>`); see core/net for the endpoints supported
+ * (OpenAI, Ollama, LM Studio, vLLM, Azure OpenAI).
  *
- * The library's own retries are off (maxRetries 0) so that every HTTP request is counted in the
- * ledger: this wrapper retries 408/409/429/5xx, timeouts and connection errors up to `retries` times,
- * waiting what the server asks (`retry-after-ms`, then `Retry-After` seconds or HTTP date, capped at
- * `maxRetryAfterMs`) or else an exponential backoff 500 ms · 2^attempt (capped at 20 s). 401/403/404
- * are fatal (bad key, no such model): the client then refuses every later call without sending it,
- * requests already in flight finish, and the loop stops. Replies are cached on disk (./cache).
+ * The library's own retries are off so that every HTTP request is counted in the ledger: this wrapper
+ * retries 408/409/429/5xx, missed deadlines and connection errors up to `retries` times by the
+ * core/net retry rules (server's `retry-after-ms` / `Retry-After`, capped at `maxRetryAfterMs`, else
+ * 500 ms · 2^attempt up to 20 s). 401/403/404, a refused redirect and a refused URL are fatal: the
+ * client then refuses every later call without sending it, requests already in flight finish, and the
+ * loop stops. A reply over the size cap fails that request (not retried: the same request would get
+ * the same reply). Replies are cached on disk (./cache). The endpoint is named to the user and written
+ * to the ledger with credentials redacted.
  */
-import { OpenAI, AzureOpenAI, APIError, APIConnectionTimeoutError, APIUserAbortError } from 'openai';
+import { APIError, APIConnectionTimeoutError, APIUserAbortError, type OpenAI } from 'openai';
 import { SpanproofError } from '../errors';
-import { VERSION } from '../version';
+import { RequestLimiter, cancelled, findNetError, isRetryableStatus, nextRetry, openAIClient, redactText, redactUrl, retryAfterMs, sleep } from '../net';
 import { cacheKey, sha256, type CachedReply, type ReplyCache } from './cache';
 import { Ledger } from './ledger';
-import { RequestLimiter, cancelled, sleep } from './limiter';
 import type { ChatMessage, PriceTable } from './types';
+
+export { retryAfterMs };
 
 export interface ChatClientOptions {
   /** Base URL of the OpenAI-compatible API (settings `judge.endpoint`). */
@@ -30,8 +32,10 @@ export interface ChatClientOptions {
   concurrency?: number;
   /** Request starts per minute at most; 0 = unlimited. */
   requestsPerMinute?: number;
-  /** Per-request timeout, ms (default 60 000). */
+  /** Deadline per request over the whole response (headers and body), ms (default 60 000). */
   timeoutMs?: number;
+  /** Largest reply body accepted, bytes (default 1 000 000); a larger reply fails that request. */
+  maxResponseBytes?: number;
   /** Retries after the first attempt (default 3). */
   retries?: number;
   /** Longest Retry-After honoured, ms (default 120 000); a longer one fails the request. */
@@ -58,7 +62,7 @@ export interface ChatReply extends CachedReply {
   cached: boolean;
 }
 
-/** Why a request produced no reply. `fatal` stops the whole loop (bad key, unknown model). */
+/** Why a request produced no reply. `fatal` stops the whole loop (bad key, unknown model, refused redirect). */
 export type RequestFailureKind = 'timeout' | 'http' | 'connection' | 'rate-limited' | 'fatal';
 
 export class RequestFailure extends Error {
@@ -71,44 +75,12 @@ export class RequestFailure extends Error {
 /** A 200 reply with no `choices[0]` (not cached; retried like a server error). */
 class EmptyReply extends Error {}
 
-/** Delay a response asks for: `retry-after-ms`, else `Retry-After` (seconds or HTTP date); null when absent. */
-export function retryAfterMs(headers: Headers | undefined, now = Date.now()): number | null {
-  const ms = headers?.get('retry-after-ms');
-  if (ms && Number.isFinite(Number(ms))) return Math.max(0, Number(ms));
-  const ra = headers?.get('retry-after');
-  if (!ra) return null;
-  if (/^\s*\d+(\.\d+)?\s*$/.test(ra)) return Math.max(0, Number(ra) * 1000);
-  const t = Date.parse(ra);
-  return Number.isFinite(t) ? Math.max(0, t - now) : null;
-}
-
-/**
- * The `openai` client for `endpoint` (library retries off, SDK platform headers not sent, explicit
- * User-Agent; Azure hosts get the `api-key` header or `AzureOpenAI`). Also used by the model endpoints
- * (src/core/models/endpoint). Throws SpanproofError('bad-input') naming `field` when `endpoint` is not a URL.
- */
-export function makeOpenAI(endpoint: string, apiKey: string | undefined, timeoutMs: number, field = 'judge.endpoint'): OpenAI {
-  let url: URL;
-  try {
-    url = new URL(endpoint);
-  } catch {
-    throw new SpanproofError('bad-input', `endpoint "${endpoint}" is not a URL.`, { field, fix: 'use a base URL such as http://localhost:11434/v1 (Ollama) or https://api.openai.com/v1.' });
-  }
-  const key = apiKey || 'no-key';
-  // The SDK's platform headers (OS, CPU architecture, Node version) are not needed by any endpoint: not sent.
-  const quiet: Record<string, null> = Object.fromEntries(['x-stainless-os', 'x-stainless-arch', 'x-stainless-runtime', 'x-stainless-runtime-version', 'x-stainless-lang', 'x-stainless-package-version', 'x-stainless-retry-count'].map((h) => [h, null]));
-  // An explicit User-Agent: the SDK's default names its (minified, renamed) class and version.
-  const headers = { ...quiet, 'User-Agent': `spanproof/${VERSION}` };
-  const azure = /\.(openai\.azure\.com|cognitiveservices\.azure\.com|services\.ai\.azure\.com)$/i.test(url.hostname);
-  if (azure && !/\/openai\/v1\/?$/.test(url.pathname)) {
-    return new AzureOpenAI({ endpoint: url.origin, apiKey: key, apiVersion: process.env.SPANPROOF_AZURE_API_VERSION || '2024-10-21', maxRetries: 0, timeout: timeoutMs, defaultHeaders: headers });
-  }
-  return new OpenAI({ baseURL: endpoint, apiKey: key, maxRetries: 0, timeout: timeoutMs, defaultHeaders: { ...headers, ...(azure ? { 'api-key': key } : {}) } });
-}
-
 /** An OpenAI-compatible chat client with limits, retries, cache and ledger. */
 export class ChatClient {
+  /** The endpoint as configured (cache key); never shown — see {@link shown}. */
   readonly endpoint: string;
+  /** The endpoint with credentials redacted: how messages and the ledger name it. */
+  readonly shown: string;
   readonly ledger: Ledger;
   readonly limiter: RequestLimiter;
   private readonly api: OpenAI;
@@ -125,19 +97,21 @@ export class ChatClient {
   constructor(opts: ChatClientOptions) {
     if (!opts.endpoint) throw new SpanproofError('bad-input', 'no endpoint configured.', { field: 'judge.endpoint', fix: 'set --endpoint URL (or spanproof.judge.endpoint).' });
     this.endpoint = opts.endpoint;
+    this.shown = redactUrl(opts.endpoint);
     const timeoutMs = opts.timeoutMs ?? 60000;
     this.o = {
       endpoint: opts.endpoint,
       concurrency: opts.concurrency ?? 4,
       requestsPerMinute: opts.requestsPerMinute ?? 0,
       timeoutMs,
+      maxResponseBytes: opts.maxResponseBytes ?? 1_000_000,
       retries: Math.max(0, opts.retries ?? 3),
       maxRetryAfterMs: opts.maxRetryAfterMs ?? 120000,
       sleep: opts.sleep ?? sleep,
       cache: opts.cache,
     };
-    this.api = makeOpenAI(opts.endpoint, opts.apiKey, timeoutMs);
-    this.ledger = new Ledger(opts.endpoint, opts.prices);
+    this.api = openAIClient({ endpoint: opts.endpoint, apiKey: opts.apiKey, policy: { timeoutMs, maxResponseBytes: this.o.maxResponseBytes } });
+    this.ledger = new Ledger(this.shown, opts.prices);
     this.limiter = new RequestLimiter(this.o.concurrency, this.o.requestsPerMinute);
   }
 
@@ -186,85 +160,105 @@ export class ChatClient {
         if (this.halted) throw this.halted;
         this.ledger.requestSent(req.model, attempt > 0);
         const t0 = performance.now();
-        let failure: RequestFailure;
-        let wait: number | null = null;
+        let failed: { failure: RequestFailure; wait: number | null };
         try {
-          const quirks = this.quirks.get(req.model) ?? {};
-          const res = await this.api.chat.completions.create(
-            {
-              model: req.model,
-              messages: req.messages,
-              ...(quirks.noTemperature ? {} : { temperature: body.temperature }),
-              ...(req.maxTokens ? (quirks.maxCompletionTokens ? { max_completion_tokens: req.maxTokens } : { max_tokens: req.maxTokens }) : {}),
-            },
-            { signal },
-          );
-          this.reached = true;
-          const choice = res.choices?.[0];
-          if (!choice) throw new EmptyReply();
-          const reply: CachedReply = {
-            content: choice?.message?.content ?? '',
-            finishReason: choice?.finish_reason ?? null,
-            refusal: (choice?.message as { refusal?: string | null } | undefined)?.refusal ?? null,
-            promptTokens: res.usage?.prompt_tokens ?? 0,
-            completionTokens: res.usage?.completion_tokens ?? 0,
-          };
+          const reply = await this.once(req, body, signal);
           this.ledger.requestDone(req.model, performance.now() - t0, reply.promptTokens, reply.completionTokens);
           if (this.o.cache && !req.bypassCache) this.o.cache.put(key, reply);
           return reply;
         } catch (e) {
           this.ledger.requestFailed(req.model, performance.now() - t0);
           if (e instanceof APIUserAbortError || signal?.aborted) throw cancelled();
-          if (e instanceof APIConnectionTimeoutError) failure = new RequestFailure('timeout', `no reply within ${this.o.timeoutMs} ms`);
-          else if (e instanceof APIError && e.status !== undefined) {
-            this.reached = true;
-            const s = e.status;
-            if (s === 401 || s === 403) throw (this.halted ??= new RequestFailure('fatal', `the endpoint refused the request (HTTP ${s}): check the API key (SPANPROOF_API_KEY or the key stored in VS Code).`, s));
-            if (s === 404) throw (this.halted ??= new RequestFailure('fatal', `the endpoint has no model "${req.model}" or no chat-completions route (HTTP 404): check the model name and that the base URL ends in /v1.`, s));
-            // OpenAI reasoning models reject `max_tokens` (want `max_completion_tokens`) and a temperature
-            // other than the default: adapt once per model and ask again (the rejected request is in the ledger).
-            if (s === 400) {
-              const q = this.quirks.get(req.model) ?? {};
-              const msg = String(e.message);
-              if (!q.maxCompletionTokens && /max_tokens/.test(msg) && /max_completion_tokens/.test(msg)) {
-                this.quirks.set(req.model, { ...q, maxCompletionTokens: true });
-                attempt--;
-                continue;
-              }
-              if (!q.noTemperature && /temperature/i.test(msg) && /(unsupported|not support|only the default)/i.test(msg)) {
-                this.quirks.set(req.model, { ...q, noTemperature: true });
-                attempt--;
-                continue;
-              }
-            }
-            failure = new RequestFailure(s === 429 ? 'rate-limited' : 'http', `HTTP ${s}: ${String(e.message).slice(0, 200)}`, s);
-            if (!(s === 408 || s === 409 || s === 429 || s >= 500)) throw failure;
-            wait = retryAfterMs(e.headers as Headers | undefined);
-          } else if (e instanceof EmptyReply) failure = new RequestFailure('http', 'the endpoint replied without a choice');
-          else if (e instanceof SyntaxError) failure = new RequestFailure('http', `the endpoint's reply is not valid JSON (${e.message})`);
-          else {
-            type Cause = { code?: string; message?: string; cause?: Cause };
-            const cause = (e as { cause?: Cause }).cause;
-            const why = cause?.cause?.code ?? cause?.code ?? cause?.cause?.message ?? cause?.message ?? (e as Error).message;
-            failure = new RequestFailure('connection', `connection to ${this.endpoint} failed: ${why}`);
+          const c = this.classify(e, req.model);
+          if (c === 'adapted') {
+            attempt--; // the rejected request is in the ledger; ask again adapted, not counted as a retry
+            continue;
           }
+          failed = c;
         }
-        if (attempt >= this.o.retries) {
+        const { failure, wait } = failed;
+        const next = nextRetry(attempt, wait, { retries: this.o.retries, maxRetryAfterMs: this.o.maxRetryAfterMs });
+        if ('giveUp' in next) {
           // No request has ever reached the endpoint: it cannot be reached (closed port, DNS, TLS); stop like a 401/404.
-          if (failure.kind === 'connection' && !this.reached) {
-            throw (this.halted ??= new RequestFailure('fatal', `cannot reach the endpoint ${this.endpoint} (${failure.message.replace(/^connection to \S+ failed: /, '')} after ${attempt + 1} attempt(s)): check that the server is running and that --endpoint (judge.endpoint) is its base URL, e.g. http://localhost:11434/v1 for Ollama.`));
+          if (next.giveUp === 'retries' && failure.kind === 'connection' && !this.reached) {
+            throw (this.halted ??= new RequestFailure('fatal', `cannot reach the endpoint ${this.shown} (${failure.message.replace(/^connection to \S+ failed: /, '')} after ${attempt + 1} attempt(s)): check that the server is running and that --endpoint (judge.endpoint) is its base URL, e.g. http://localhost:11434/v1 for Ollama.`));
           }
+          if (next.giveUp === 'too-long') throw new RequestFailure(failure.kind, `${failure.message}; the server asked to wait ${Math.round(next.askedMs! / 1000)} s (more than ${this.o.maxRetryAfterMs / 1000} s)`, failure.status);
           throw failure;
         }
-        if (wait !== null && wait > this.o.maxRetryAfterMs) {
-          throw new RequestFailure(failure.kind, `${failure.message}; the server asked to wait ${Math.round(wait / 1000)} s (more than ${this.o.maxRetryAfterMs / 1000} s)`, failure.status);
-        }
-        const delay = wait ?? Math.min(20000, 500 * 2 ** attempt);
-        this.ledger.waited(req.model, delay);
-        await this.o.sleep(delay, signal);
+        this.ledger.waited(req.model, next.wait);
+        await this.o.sleep(next.wait, signal);
       }
     } finally {
       release();
     }
+  }
+
+  /** One HTTP request; the reply, or the SDK's / core/net's error. */
+  private async once(req: ChatRequest, body: { temperature: number }, signal?: AbortSignal): Promise<CachedReply> {
+    const quirks = this.quirks.get(req.model) ?? {};
+    const res = await this.api.chat.completions.create(
+      {
+        model: req.model,
+        messages: req.messages,
+        ...(quirks.noTemperature ? {} : { temperature: body.temperature }),
+        ...(req.maxTokens ? (quirks.maxCompletionTokens ? { max_completion_tokens: req.maxTokens } : { max_tokens: req.maxTokens }) : {}),
+      },
+      { signal },
+    );
+    this.reached = true;
+    const choice = res.choices?.[0];
+    if (!choice) throw new EmptyReply();
+    return {
+      content: choice?.message?.content ?? '',
+      finishReason: choice?.finish_reason ?? null,
+      refusal: (choice?.message as { refusal?: string | null } | undefined)?.refusal ?? null,
+      promptTokens: res.usage?.prompt_tokens ?? 0,
+      completionTokens: res.usage?.completion_tokens ?? 0,
+    };
+  }
+
+  /**
+   * What a failed request means: a retryable failure with the server's requested wait, `adapted` (a
+   * 400 taught a model quirk: ask again), or a thrown fatal / non-retryable RequestFailure.
+   */
+  private classify(e: unknown, model: string): { failure: RequestFailure; wait: number | null } | 'adapted' {
+    const net = findNetError(e);
+    if (net?.kind === 'deadline') return { failure: new RequestFailure('timeout', `no reply within ${this.o.timeoutMs} ms`), wait: null };
+    if (net?.kind === 'too-large') {
+      this.reached = true;
+      throw new RequestFailure('http', net.message);
+    }
+    if (net) throw (this.halted ??= new RequestFailure('fatal', `${net.message} Check --endpoint (judge.endpoint): it must be the API's own base URL.`));
+    if (e instanceof APIConnectionTimeoutError) return { failure: new RequestFailure('timeout', `no reply within ${this.o.timeoutMs} ms`), wait: null };
+    if (e instanceof APIError && e.status !== undefined) {
+      this.reached = true;
+      const s = e.status;
+      if (s === 401 || s === 403) throw (this.halted ??= new RequestFailure('fatal', `the endpoint refused the request (HTTP ${s}): check the API key (SPANPROOF_API_KEY or the key stored in VS Code).`, s));
+      if (s === 404) throw (this.halted ??= new RequestFailure('fatal', `the endpoint has no model "${model}" or no chat-completions route (HTTP 404): check the model name and that the base URL ends in /v1.`, s));
+      // OpenAI reasoning models reject `max_tokens` (want `max_completion_tokens`) and a temperature
+      // other than the default: adapt once per model and ask again.
+      if (s === 400) {
+        const q = this.quirks.get(model) ?? {};
+        const msg = String(e.message);
+        if (!q.maxCompletionTokens && /max_tokens/.test(msg) && /max_completion_tokens/.test(msg)) {
+          this.quirks.set(model, { ...q, maxCompletionTokens: true });
+          return 'adapted';
+        }
+        if (!q.noTemperature && /temperature/i.test(msg) && /(unsupported|not support|only the default)/i.test(msg)) {
+          this.quirks.set(model, { ...q, noTemperature: true });
+          return 'adapted';
+        }
+      }
+      const failure = new RequestFailure(s === 429 ? 'rate-limited' : 'http', `HTTP ${s}: ${redactText(String(e.message).slice(0, 200))}`, s);
+      if (!isRetryableStatus(s)) throw failure;
+      return { failure, wait: retryAfterMs(e.headers as Headers | undefined) };
+    }
+    if (e instanceof EmptyReply) return { failure: new RequestFailure('http', 'the endpoint replied without a choice'), wait: null };
+    if (e instanceof SyntaxError) return { failure: new RequestFailure('http', `the endpoint's reply is not valid JSON (${e.message})`), wait: null };
+    type Cause = { code?: string; message?: string; cause?: Cause };
+    const cause = (e as { cause?: Cause }).cause;
+    const why = cause?.cause?.code ?? cause?.code ?? cause?.cause?.message ?? cause?.message ?? (e as Error).message;
+    return { failure: new RequestFailure('connection', `connection to ${this.shown} failed: ${redactText(String(why))}`), wait: null };
   }
 }

@@ -29,12 +29,12 @@
 export * from './types';
 export { ChatClient, RequestFailure, retryAfterMs, type ChatClientOptions, type ChatRequest, type ChatReply, type RequestFailureKind } from './client';
 export { ReplyCache, cacheKey, type CachedReply } from './cache';
-export { Ledger } from './ledger';
-export { RequestLimiter } from './limiter';
+export { Ledger, everyRequestFailed } from './ledger';
+export { RequestLimiter } from '../net';
 export { extractJson, parseReply, stripReasoning } from './parse';
 export { ALL_PROMPTS, GENERATE, SCALE_PROMPTS, EXTRACT_CLAIMS, VERIFY_CLAIMS, BOOLEAN_CORRECTNESS, promptVersion, promptVersions, formatContext, type PromptTemplate } from './prompts';
 export { judgeAnswer, fBeta, type JudgeInput, type JudgeContext } from './metrics';
-export { generateAndJudge, aggregateAnswers, checkModels, combineRepeats, type GenerationItem, type LoopOptions, type LoopResult, type AggregateOptions } from './loop';
+export { generateAndJudge, MAX_ANSWER_CHARS, aggregateAnswers, checkModels, combineRepeats, type GenerationItem, type LoopOptions, type LoopResult, type AggregateOptions } from './loop';
 export { readAnswers } from './read';
 export { answersMarkdown, unmeasuredReasons } from './report';
 export { runGenerationStage, defaultGenerateConfigs, type GenerationStageOptions, type GenerationStageResult } from './stage';

@@ -63,3 +63,8 @@ export class Ledger {
     return { ...total, ...(cost !== undefined ? { cost } : {}), endpoint: this.endpoint, byModel, ...(this.prices ? { prices: this.prices } : {}), ...extra };
   }
 }
+
+/** True when requests were sent and every one failed (no reply, none from the cache): such a stage is `failed`, never `succeeded` (#16 item 16). */
+export function everyRequestFailed(l: Pick<LedgerFile, 'requests' | 'failures' | 'cachedResponses'>): boolean {
+  return l.requests > 0 && l.failures === l.requests && l.cachedResponses === 0;
+}

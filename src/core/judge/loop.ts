@@ -14,6 +14,12 @@ import { answerText, judgeAnswer } from './metrics';
 import { GENERATE, formatContext, promptVersion, render } from './prompts';
 import { JUDGE_METRICS, isMeasured, type AnswerAggregate, type AnswerRecord, type AnswersSummary, type CorrelationCI, type JudgeMetric, type JudgeScore, type MeasuredScore } from './types';
 
+/**
+ * Longest answer kept and sent to the judges, UTF-16 code units (≈ 5 000 tokens; the generator is
+ * asked for at most 512). A longer answer is cut to this length and its record carries `answerChars`.
+ */
+export const MAX_ANSWER_CHARS = 20_000;
+
 /** One (question, config) to generate and judge. */
 export interface GenerationItem {
   /** Question id. */
@@ -116,12 +122,18 @@ export async function generateAndJudge(items: readonly GenerationItem[], o: Loop
       ...(sameModel ? { sameModel: true as const } : {}),
     };
     let answer: string | null = null;
+    let answerChars: number | undefined;
     let error: string | undefined;
     try {
       const reply = await o.client.chat({ model: o.generatorModel, promptVersion: genVersion, messages: render(GENERATE, { question: it.questionText, context: formatContext(it.contexts) }), temperature: 0, maxTokens: o.maxAnswerTokens ?? 512 }, ac.signal);
       if (reply.refusal || reply.finishReason === 'content_filter') error = `the generator refused${reply.refusal ? `: ${reply.refusal.slice(0, 200)}` : ' (content filter)'}`;
       else {
         answer = answerText(reply.content);
+        if (answer.length > MAX_ANSWER_CHARS) {
+          answerChars = answer.length;
+          const cut = /[\uD800-\uDBFF]/.test(answer[MAX_ANSWER_CHARS - 1]) ? MAX_ANSWER_CHARS - 1 : MAX_ANSWER_CHARS; // never half a surrogate pair
+          answer = answer.slice(0, cut);
+        }
         if (!answer) {
           answer = null;
           error = 'the generator returned an empty answer';
@@ -140,7 +152,7 @@ export async function generateAndJudge(items: readonly GenerationItem[], o: Loop
       for (let r = 0; r < repeats; r++) runs.push(await judgeAnswer(input, { client: o.client, judgeModel: o.judgeModel, signal: ac.signal, bypassCache: repeats > 1, beta: o.beta }, metrics));
       judges = Object.fromEntries(metrics.map((m) => [m, repeats > 1 ? combineRepeats(runs.map((x) => x[m]!)) : runs[0][m]!]));
     }
-    return { question: base.question, config: base.config, answer, ...(error ? { error } : {}), judges, contexts: base.contexts, 'coverage@5': base['coverage@5'], generatorModel: base.generatorModel, judgeModel: base.judgeModel, ...(sameModel ? { sameModel: true as const } : {}) };
+    return { question: base.question, config: base.config, answer, ...(answerChars !== undefined ? { answerChars } : {}), ...(error ? { error } : {}), judges, contexts: base.contexts, 'coverage@5': base['coverage@5'], generatorModel: base.generatorModel, judgeModel: base.judgeModel, ...(sameModel ? { sameModel: true as const } : {}) };
   };
 
   let next = 0;

@@ -5,31 +5,86 @@
  */
 import { z } from 'zod';
 
-/** Removes `<think>…</think>` / `<thinking>…</thinking>` blocks (reasoning models) and an unclosed leading one. */
+/**
+ * Longest judge reply read, characters (UTF-16 code units): a longer one is cut before parsing. Judge
+ * replies are limited to ~1 024 tokens (a few kB); the bound keeps a hostile reply from pinning a core.
+ */
+export const MAX_REPLY_CHARS = 200_000;
+
+const REASONING_OPEN = /<(think|thinking|reasoning)>/gi;
+
+/**
+ * Removes `<think>…</think>` / `<thinking>…</thinking>` / `<reasoning>…</reasoning>` blocks (reasoning
+ * models; tag names case-insensitive, each block closed by the first matching closing tag) and an
+ * unclosed leading one (the reply is then empty). One pass: O(length).
+ */
 export function stripReasoning(text: string): string {
-  return text.replace(/<(think|thinking|reasoning)>[\s\S]*?<\/\1>/gi, '').replace(/^\s*<(think|thinking|reasoning)>[\s\S]*$/i, '').trim();
+  const parts: string[] = [];
+  const noClose = new Set<string>(); // tags with no closing tag after the last search: never searched again
+  let keptFrom = 0;
+  let leading = true; // nothing but whitespace kept so far (once false, false for ever: kept text only grows)
+  REASONING_OPEN.lastIndex = 0;
+  for (let m = REASONING_OPEN.exec(text); m; m = REASONING_OPEN.exec(text)) {
+    const tag = m[1].toLowerCase();
+    const bodyStart = m.index + m[0].length;
+    let close = -1;
+    if (!noClose.has(tag)) {
+      const re = new RegExp(`</${tag}>`, 'gi');
+      re.lastIndex = bodyStart;
+      const c = re.exec(text);
+      if (c) close = c.index + c[0].length;
+      else noClose.add(tag);
+    }
+    if (close < 0) {
+      // Unclosed: a leading one (only whitespace before it, after removals) swallows the rest.
+      if (leading && text.slice(keptFrom, m.index).trim() === '') return '';
+      leading = false;
+      REASONING_OPEN.lastIndex = m.index + 1;
+      continue;
+    }
+    const kept = text.slice(keptFrom, m.index);
+    if (leading && kept.trim() !== '') leading = false;
+    parts.push(kept);
+    keptFrom = close;
+    REASONING_OPEN.lastIndex = close;
+  }
+  parts.push(text.slice(keptFrom));
+  return parts.join('').trim();
 }
 
-/** Balanced `{…}` substrings of `text` (strings and escapes respected), in order of their start. */
-function objectCandidates(text: string): string[] {
+/**
+ * Balanced `{…}` substrings of `text` in order of their start, from one left-to-right pass with a
+ * stack of open braces: `strings` true respects JSON strings and escapes; false counts every brace
+ * (a second chance when prose holds a stray quote). O(length) time and memory.
+ */
+function objectCandidates(text: string, strings: boolean): Array<[number, number]> {
+  const open: number[] = [];
+  const out: Array<[number, number]> = [];
+  let inStr = false;
+  let esc = false;
+  for (let i = text.indexOf('{'); i >= 0 && i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inStr) {
+      if (esc) esc = false;
+      else if (c === 0x5c) esc = true;
+      else if (c === 0x22) inStr = false;
+    } else if (c === 0x22 && strings && open.length) inStr = true;
+    else if (c === 0x7b) open.push(i);
+    else if (c === 0x7d && open.length) out.push([open.pop()!, i + 1]);
+  }
+  return out.sort((a, b) => a[0] - b[0]);
+}
+
+/** The contents of Markdown code fences (```lang … ```), in order; one indexOf pass. */
+function fenceContents(text: string): string[] {
   const out: string[] = [];
-  for (let start = text.indexOf('{'); start >= 0 && out.length < 20; start = text.indexOf('{', start + 1)) {
-    let depth = 0;
-    let inStr = false;
-    let esc = false;
-    for (let i = start; i < text.length; i++) {
-      const c = text[i];
-      if (inStr) {
-        if (esc) esc = false;
-        else if (c === '\\') esc = true;
-        else if (c === '"') inStr = false;
-      } else if (c === '"') inStr = true;
-      else if (c === '{') depth++;
-      else if (c === '}' && --depth === 0) {
-        out.push(text.slice(start, i + 1));
-        break;
-      }
-    }
+  for (let i = text.indexOf('```'); i >= 0; ) {
+    let j = i + 3;
+    while (j < text.length && /[a-zA-Z]/.test(text[j])) j++;
+    const close = text.indexOf('```', j);
+    if (close < 0) break;
+    out.push(text.slice(j, close).trim());
+    i = text.indexOf('```', close + 3);
   }
   return out;
 }
@@ -47,22 +102,32 @@ function tryParse(s: string): unknown {
   }
 }
 
+/** Parse attempts on brace candidates at most (each O(length)), so the whole search stays linear. */
+const MAX_CANDIDATES = 20;
+
 /**
- * The first JSON object in `text`: the whole text, else the content of ```json fences, else the first
- * balanced `{…}` that parses. Returns undefined when there is none.
+ * The first JSON object in `text` (cut at {@link MAX_REPLY_CHARS}): the whole text, else the content
+ * of ```json fences, else the first balanced `{…}` that parses (strings respected, then not).
+ * Returns undefined when there is none. Linear in the length of `text`.
  */
 export function extractJson(text: string): Record<string, unknown> | undefined {
-  const t = stripReasoning(text);
+  const t = stripReasoning(text.length > MAX_REPLY_CHARS ? text.slice(0, MAX_REPLY_CHARS) : text);
   const isObj = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
   const whole = tryParse(t);
   if (isObj(whole)) return whole;
-  for (const m of t.matchAll(/```[a-zA-Z]*\s*\n?([\s\S]*?)```/g)) {
-    const v = tryParse(m[1].trim());
+  let tries = 0;
+  for (const f of fenceContents(t)) {
+    if (++tries > MAX_CANDIDATES) break;
+    const v = tryParse(f);
     if (isObj(v)) return v;
   }
-  for (const c of objectCandidates(t)) {
-    const v = tryParse(c);
-    if (isObj(v)) return v;
+  for (const strings of [true, false]) {
+    tries = 0;
+    for (const [a, b] of objectCandidates(t, strings)) {
+      if (++tries > MAX_CANDIDATES) break;
+      const v = tryParse(t.slice(a, b));
+      if (isObj(v)) return v;
+    }
   }
   return undefined;
 }

@@ -12,15 +12,25 @@ import type { AnswerRecord, AnswersSummary, LedgerFile } from './types';
 const FIX = 're-run the generation (spanproof generate <run dir>).';
 const json = <T>(file: string): T | null => readJsonFile<T>(file, FIX);
 
-/** The answers of a run, or null when it has none. Throws SpanproofError('bad-input') naming the damaged file/line. */
+/**
+ * The answers of a run, or null when it has none. When only `answers.partial.jsonl` exists (a generate
+ * stopped by a kill or a full disk), its records are returned with `partial: true` and no summary.
+ * Throws SpanproofError('bad-input') naming the damaged file/line.
+ */
 export function readAnswers(runDir: string): AnswersData | null {
-  const file = join(runDir, 'answers.jsonl');
-  if (!existsSync(file)) return null;
+  let file = join(runDir, 'answers.jsonl');
+  let partial = false;
+  if (!existsSync(file)) {
+    file = join(runDir, 'answers.partial.jsonl');
+    if (!existsSync(file)) return null;
+    partial = true;
+  }
   const records = readJsonLines<AnswerRecord>(file, FIX);
   const results = json<{ answers?: AnswersSummary }>(join(runDir, 'results.json'));
   const evidence = json<{ questions?: Array<{ id: string; question: string }> }>(join(runDir, 'evidence.json'));
   return {
-    summary: results?.answers ?? null,
+    ...(partial ? { partial: true as const } : {}),
+    summary: partial ? null : (results?.answers ?? null),
     records,
     ledger: json<LedgerFile>(join(runDir, 'ledger.json')),
     questions: Object.fromEntries((evidence?.questions ?? []).map((q) => [q.id, q.question])),

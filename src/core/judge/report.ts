@@ -20,6 +20,7 @@ const f = (x: number | null | undefined, d = 2) => (x === null || x === undefine
 
 /** Markdown lines: models, same-model warning, ledger, judge aggregates per config with measured/total, correlation. */
 export function answersMarkdown(d: AnswersData | null): string[] {
+  if (d?.partial) return ['', '## Answers (LLM judges)', '', `- **interrupted**: ${d.records.length} answer(s) kept from a generate that stopped before it finished (answers.partial.jsonl; no aggregates). Re-run \`spanproof generate <run dir> --overwrite …\`: replies already paid for come from the cache.`, ''];
   if (!d || !d.summary) return [];
   const s = d.summary;
   const o: string[] = ['', '## Answers (LLM judges)', ''];

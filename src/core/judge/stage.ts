@@ -1,25 +1,38 @@
 /**
  * The generation stage of a run (SPEC §14), after the grid wrote its run directory: choose the configs
  * (default: the recommended config, the next two by rank, and the worst), build the items from
- * questions.jsonl (first k results of each config, texts read from the workspace documents),
- * generate and judge, then write `answers.jsonl`, `ledger.json` and `results.json` `"answers"`
- * (all atomically, also when cancelled — then with the items finished so far and status `cancelled`).
+ * questions.jsonl (first k results of each config, texts read from the workspace documents — confined
+ * to the workspace, #16 item 1), generate and judge (each finished answer appended to
+ * `answers.partial.jsonl` at once), then write `answers.jsonl`, `ledger.json` and `results.json`
+ * `"answers"` (all atomically, also when cancelled — then with the items finished so far and status
+ * `cancelled`). The endpoint always comes from the caller, never from the run's files.
  */
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { closeSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
 import { SpanproofError } from '../errors';
 import { decodeDocument } from '../corpus/decode';
-import { readRun, resolveCacheDir, stableStringify, writeFileAtomic, type RankingEntry, type ResultsFile } from '../runs';
+import { resolveInside } from '../corpus/confine';
+import { redactUrl } from '../net';
+import { readRun, resolveCacheDir, stableStringify, workspaceOfRunDir, writeFileAtomic, type RankingEntry, type ResultsFile } from '../runs';
 import type { RunSettings } from '../../shared/settings';
 import { ReplyCache } from './cache';
 import { ChatClient } from './client';
+import { everyRequestFailed } from './ledger';
 import { aggregateAnswers, checkModels, generateAndJudge, type GenerationItem } from './loop';
 import { promptVersions } from './prompts';
 import { JUDGE_METRICS, type AnswerRecord, type AnswersSummary, type JudgeMetric, type LedgerFile, type PriceTable } from './types';
 
 export interface GenerationStageOptions {
-  /** Judge settings (endpoint, models, concurrency, rate limit, timeout, retries, allowSameModel); default the run's own settings. */
+  /**
+   * Judge settings (models, concurrency, rate limit, timeout, retries, allowSameModel); unset ones
+   * default to the run's own settings — except `endpoint`, which must be given here: it is never taken
+   * from run.json.
+   */
   judge?: Partial<RunSettings['judge']>;
+  /** The ground-truth file with the reference answers (chosen by the user); default run.json's when inside the workspace, else `<workspace>/.spanproof/groundtruth.json`. */
+  groundTruthFile?: string;
+  /** The workspace whose documents are read; default the folder holding `.spanproof/runs/<id>` (required for runs elsewhere). */
+  workspace?: string;
   /** API key (SPANPROOF_API_KEY / SecretStorage). Never read from settings files. */
   apiKey?: string;
   /** Config ids to generate for; default {@link defaultGenerateConfigs}. */
@@ -36,7 +49,7 @@ export interface GenerationStageOptions {
   prices?: PriceTable;
   /** Reference answers by question id; default read from the run's ground-truth file (`questions[].answer`). */
   references?: Record<string, string>;
-  /** Document text by source; default read from the run's workspace (UTF-8, BOM removed, as the corpus loader). */
+  /** Document text by source (tests); default read from the run's workspace, confined to it (UTF-8, BOM removed, as the corpus loader). */
   readDocument?: (source: string) => string;
   /** A prepared client (tests, benchmarks); otherwise one is made from `judge` and `apiKey`. */
   client?: ChatClient;
@@ -72,41 +85,46 @@ function readReferences(file: string): Record<string, string> {
 }
 
 /**
- * Runs the generation stage on a finished run directory. Throws SpanproofError('bad-input') for a
- * missing endpoint/model, the same model without allowSameModel, or an unknown config id;
- * SpanproofError('not-found') when `runDir` is not a run; on a fatal endpoint error (refused key,
- * unknown model) writes what finished (ledger status `failed`) and rethrows it as 'bad-input'.
- * Returns status `cancelled` (files written consistently) when `signal` aborted.
+ * The workspace whose documents the stage reads: `given`, else the one that holds the run directory
+ * (never run.json's `workspace`, which a crafted run folder could point anywhere). Throws bad-input
+ * asking for `--workspace` when neither is known.
  */
-export async function runGenerationStage(runDir: string, opts: GenerationStageOptions = {}): Promise<GenerationStageResult> {
-  const data = readRun(runDir);
-  const settings = data.run.settings;
-  const judge = { ...settings.judge, ...opts.judge };
-  const sameModel = checkModels(judge.generatorModel, judge.judgeModel, judge.allowSameModel);
-  if (!data.results || !data.evidence) throw new SpanproofError('bad-input', 'the run has no results (it did not finish).', { file: runDir, fix: 'generate answers for a run whose status is succeeded.' });
-  const known = data.results.configs.map((c) => c.id);
-  const configs = opts.configs?.length ? opts.configs : defaultGenerateConfigs(data.ranking, data.results);
-  for (const c of configs) {
-    if (!known.includes(c)) throw new SpanproofError('bad-input', `config "${c}" is not in this run.`, { field: '--generate-configs', fix: `use ids from results.json, e.g. ${known.slice(0, 3).join(', ')}.` });
+function stageWorkspace(runDir: string, recorded: string, given: string | undefined): string {
+  const ws = given ?? workspaceOfRunDir(runDir, recorded);
+  if (!ws) {
+    throw new SpanproofError('bad-input', 'this run directory is not inside a workspace (.spanproof/runs/<id>), so it is not known which folder its documents come from.', { file: runDir, field: '--workspace', fix: 'pass --workspace DIR (the corpus the run was made on); a run folder\'s own files never choose which files are read.' });
   }
-  const references = opts.references ?? readReferences(data.run.groundTruthFile);
+  return resolve(ws);
+}
+
+/** Reads a document named by the run's files, confined to `workspace` (realpath check, as the corpus loader). */
+function confinedReader(workspace: string): (source: string) => string {
+  return (source: string) => {
+    const file = resolveInside(workspace, source, `source "${source}" in the run's questions.jsonl`);
+    let bytes: Buffer;
+    try {
+      bytes = readFileSync(file);
+    } catch (e) {
+      throw new SpanproofError('bad-input', `document can no longer be read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}).`, { file: source, fix: 're-run the evaluation, or pass --workspace DIR (the corpus the run was made on).', cause: e });
+    }
+    const d = decodeDocument(source, bytes);
+    if (!('text' in d)) throw new SpanproofError('bad-input', `document can no longer be read (${d.reason}).`, { file: source, fix: 're-run the evaluation.' });
+    return d.text;
+  };
+}
+
+/** The (question, config) items of the chosen configs, with their first k contexts' text (read before any request). */
+function buildItems(data: ReturnType<typeof readRun>, configs: readonly string[], references: Record<string, string>, readDoc: (source: string) => string): GenerationItem[] {
   const docs = new Map<string, string>();
-  const readDoc =
-    opts.readDocument ??
-    ((source: string) => {
-      const d = decodeDocument(source, readFileSync(join(data.run.workspace, source)));
-      if (!('text' in d)) throw new SpanproofError('bad-input', `document can no longer be read (${d.reason}).`, { file: source, fix: 're-run the evaluation.' });
-      return d.text;
-    });
   const textOf = (source: string) => {
     let t = docs.get(source);
     if (t === undefined) docs.set(source, (t = readDoc(source)));
     return t;
   };
-  const k = settings.k;
+  const k = data.run.settings.k;
   const byKey = new Map(data.questions.map((q) => [`${q.question}\u0000${q.config}`, q]));
   const items: GenerationItem[] = [];
-  for (const q of data.evidence.questions) {
+  for (const q of data.evidence!.questions) {
     for (const c of configs) {
       const rec = byKey.get(`${q.id}\u0000${c}`);
       if (!rec || rec.status !== 'ok') continue; // failed retrieval item: reported by the grid, not generated
@@ -120,6 +138,49 @@ export async function runGenerationStage(runDir: string, opts: GenerationStageOp
       });
     }
   }
+  return items;
+}
+
+/** The most frequent reason among failed requests' records (for "every request failed"). */
+function commonFailure(records: readonly AnswerRecord[]): string {
+  const counts = new Map<string, number>();
+  for (const r of records) {
+    const why = r.error ?? Object.values(r.judges).map((j) => (j && 'unmeasured' in j ? j.reason : '')).find(Boolean);
+    if (why) counts.set(why, (counts.get(why) ?? 0) + 1);
+  }
+  return [...counts.entries()].sort((a, b) => b[1] - a[1])[0]?.[0] ?? 'no reply';
+}
+
+/**
+ * Runs the generation stage on a finished run directory. The endpoint is `opts.judge.endpoint` only —
+ * never the one written in run.json — and documents are read from the run's workspace only
+ * (`opts.workspace`, else the folder holding `.spanproof/runs/<id>`; realpath-confined like the corpus
+ * loader), all before the first request. Finished answers are appended to `answers.partial.jsonl` as
+ * they finish (a killed process keeps them); at the end `answers.jsonl` (sorted), `ledger.json` and
+ * results.json `"answers"` are written atomically and the partial file removed.
+ * Throws SpanproofError('bad-input') for a missing endpoint/model, the same model without
+ * allowSameModel, an unknown config id, a source outside the workspace, an unknown workspace;
+ * SpanproofError('not-found') when `runDir` is not a run; on a fatal endpoint error (refused key,
+ * unknown model) or when every request failed, writes what finished (status `failed`) and throws
+ * 'bad-input'. Returns status `cancelled` (files written consistently) when `signal` aborted.
+ */
+export async function runGenerationStage(runDir: string, opts: GenerationStageOptions = {}): Promise<GenerationStageResult> {
+  const data = readRun(runDir);
+  const settings = data.run.settings;
+  const endpoint = opts.judge?.endpoint ?? '';
+  if (!endpoint) throw new SpanproofError('bad-input', 'no endpoint given; the endpoint is never taken from the run\'s files (a shared run folder must not choose where questions, passages and the API key go).', { field: '--endpoint', fix: 'pass --endpoint URL (in VS Code: the setting spanproof.judge.endpoint).' });
+  const judge = { ...settings.judge, ...opts.judge, endpoint };
+  const sameModel = checkModels(judge.generatorModel, judge.judgeModel, judge.allowSameModel);
+  if (!data.results || !data.evidence) throw new SpanproofError('bad-input', 'the run has no results (it did not finish).', { file: runDir, fix: 'generate answers for a run whose status is succeeded.' });
+  const known = data.results.configs.map((c) => c.id);
+  const configs = opts.configs?.length ? opts.configs : defaultGenerateConfigs(data.ranking, data.results);
+  for (const c of configs) {
+    if (!known.includes(c)) throw new SpanproofError('bad-input', `config "${c}" is not in this run.`, { field: '--generate-configs', fix: `use ids from results.json, e.g. ${known.slice(0, 3).join(', ')}.` });
+  }
+  const workspace = opts.readDocument && !opts.workspace ? resolve(data.run.workspace) : stageWorkspace(runDir, data.run.workspace, opts.workspace);
+  const gtFile = opts.groundTruthFile ?? (isInsideReal(workspace, data.run.groundTruthFile) ? data.run.groundTruthFile : join(workspace, '.spanproof', 'groundtruth.json'));
+  const references = opts.references ?? readReferences(gtFile);
+  const items = buildItems(data, configs, references, opts.readDocument ?? confinedReader(workspace));
   const client =
     opts.client ??
     new ChatClient({
@@ -130,35 +191,62 @@ export async function runGenerationStage(runDir: string, opts: GenerationStageOp
       timeoutMs: judge.timeoutMs,
       retries: judge.retries,
       prices: opts.prices,
-      cache: opts.noCache ? undefined : new ReplyCache(opts.cacheDir ?? join(resolveCacheDir(data.run.workspace), 'judge')),
+      cache: opts.noCache ? undefined : new ReplyCache(opts.cacheDir ?? join(resolveCacheDir(workspace), 'judge')),
     });
   const metrics = opts.metrics ?? JUDGE_METRICS;
+  const partialFile = join(runDir, 'answers.partial.jsonl');
+  const partial = openSync(partialFile, 'w');
   opts.onProgress?.(0, items.length, 'generate');
-  const res = await generateAndJudge(items, {
-    client,
-    generatorModel: judge.generatorModel,
-    judgeModel: judge.judgeModel,
-    allowSameModel: judge.allowSameModel,
-    metrics,
-    repeats: opts.repeats,
-    beta: opts.beta,
-    signal: opts.signal,
-    onItem: (_r, done, total) => opts.onProgress?.(done, total, 'generate'),
-  });
+  let res: Awaited<ReturnType<typeof generateAndJudge>>;
+  try {
+    res = await generateAndJudge(items, {
+      client,
+      generatorModel: judge.generatorModel,
+      judgeModel: judge.judgeModel,
+      allowSameModel: judge.allowSameModel,
+      metrics,
+      repeats: opts.repeats,
+      beta: opts.beta,
+      signal: opts.signal,
+      onItem: (r, done, total) => {
+        writeSync(partial, `${JSON.stringify(r)}\n`); // paid for: on disk before anything else happens
+        opts.onProgress?.(done, total, 'generate');
+      },
+    });
+  } finally {
+    closeSync(partial);
+  }
+  const ledgerNow = client.ledger.snapshot({ status: res.status, items: { done: res.records.length, total: items.length }, sameModel });
+  if (res.status === 'succeeded' && everyRequestFailed(ledgerNow)) {
+    res = { ...res, status: 'failed', error: new SpanproofError('bad-input', `every request to the endpoint failed (${ledgerNow.requests} request(s)); most often: ${commonFailure(res.records)}.`, { field: 'judge.endpoint', fix: 'check the endpoint URL, the model names, the API key and the server\'s log; the answers were not generated.' }) };
+  }
+  const summary = await writeStageFiles(runDir, res, { data, configs, metrics, judge, sameModel, items: items.length, client, opts });
+  rmSync(partialFile, { force: true });
+  if (res.status === 'failed') throw res.error!;
+  return { status: res.status, records: summary.records, ledger: summary.ledger, summary: summary.summary };
+}
 
-  // Write answers.jsonl, ledger.json and results.json "answers" — consistent with each other.
-  const qOrder = new Map(data.evidence.questions.map((q, i) => [q.id, i]));
-  const cOrder = new Map(configs.map((c, i) => [c, i]));
+/** Writes answers.jsonl (sorted by question, then config), ledger.json and results.json "answers" — consistent with each other. */
+async function writeStageFiles(
+  runDir: string,
+  res: Awaited<ReturnType<typeof generateAndJudge>>,
+  c: { data: ReturnType<typeof readRun>; configs: string[]; metrics: readonly JudgeMetric[]; judge: RunSettings['judge']; sameModel: boolean; items: number; client: ChatClient; opts: GenerationStageOptions },
+): Promise<{ records: AnswerRecord[]; ledger: LedgerFile; summary: AnswersSummary }> {
+  const { data, configs, metrics, judge, opts } = c;
+  const settings = data.run.settings;
+  const qOrder = new Map(data.evidence!.questions.map((q, i) => [q.id, i]));
+  const cOrder = new Map(configs.map((id, i) => [id, i]));
   const records = [...res.records].sort((a, b) => qOrder.get(a.question)! - qOrder.get(b.question)! || cOrder.get(a.config)! - cOrder.get(b.config)!);
-  writeFileAtomic(join(runDir, 'answers.jsonl'), records.map((r) => JSON.stringify(r)).join('\n') + (records.length ? '\n' : ''));
-  const ledger = client.ledger.snapshot({ status: res.status, items: { done: records.length, total: items.length }, sameModel });
+  // Answers are cut at MAX_ANSWER_CHARS, so the file stays far below the longest string V8 can hold.
+  writeFileAtomic(join(runDir, 'answers.jsonl'), records.map((r) => `${JSON.stringify(r)}\n`).join(''));
+  const ledger = c.client.ledger.snapshot({ status: res.status, items: { done: records.length, total: c.items }, sameModel: c.sameModel });
   writeFileAtomic(join(runDir, 'ledger.json'), JSON.stringify(ledger, null, 2) + '\n');
-  const agg = aggregateAnswers(records, { questionIds: data.evidence.questions.map((q) => q.id), configs, metrics, resamples: settings.bootstrap.resamples, seed: settings.bootstrap.seed });
+  const agg = aggregateAnswers(records, { questionIds: data.evidence!.questions.map((q) => q.id), configs, metrics, resamples: settings.bootstrap.resamples, seed: settings.bootstrap.seed });
   const summary: AnswersSummary = {
-    endpoint: judge.endpoint,
+    endpoint: redactUrl(judge.endpoint),
     generatorModel: judge.generatorModel,
     judgeModel: judge.judgeModel,
-    sameModel,
+    sameModel: c.sameModel,
     prompts: promptVersions(),
     repeats: Math.max(1, Math.floor(opts.repeats ?? 1)),
     beta: opts.beta ?? 1.5,
@@ -169,6 +257,15 @@ export async function runGenerationStage(runDir: string, opts: GenerationStageOp
   const resultsFile = join(runDir, 'results.json');
   const current = JSON.parse(readFileSync(resultsFile, 'utf8')) as ResultsFile & { answers?: AnswersSummary };
   writeFileAtomic(resultsFile, stableStringify({ ...current, answers: summary }, 2) + '\n');
-  if (res.status === 'failed') throw res.error!;
-  return { status: res.status, records, ledger, summary };
+  return { records, ledger, summary };
+}
+
+/** True when `file`'s real path is inside `workspace`'s (false when it cannot be resolved). */
+function isInsideReal(workspace: string, file: string): boolean {
+  try {
+    resolveInside(workspace, relative(workspace, resolve(workspace, file)), 'the ground-truth file');
+    return true;
+  } catch {
+    return false;
+  }
 }

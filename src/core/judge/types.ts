@@ -122,6 +122,8 @@ export interface AnswerRecord {
   config: string;
   /** The generated answer; null when generation failed (then `error` says why and every judge is unmeasured). */
   answer: string | null;
+  /** Present when the generator's answer was longer than MAX_ANSWER_CHARS: its length (UTF-16 code units) before it was cut for the judges. */
+  answerChars?: number;
   error?: string;
   judges: Partial<Record<JudgeMetric, JudgeScore>>;
   /** The first k results of the config that were given to the generator (UTF-16 offsets). */

@@ -11,7 +11,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdirSync, renameSync, writeFileSync, accessSync, constants, existsSync, unlinkSync, readdirSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { SpanproofError } from '../errors';
 import type { RunFile } from './types';
 
@@ -95,6 +95,23 @@ export function resolveCacheDir(workspace: string, cacheDir?: string): string {
   const alt = join(userCacheDir(), 'workspaces', workspaceKey(workspace), 'cache');
   mkdirSync(alt, { recursive: true });
   return alt;
+}
+
+/**
+ * The workspace a run directory belongs to, derived from where the run directory is — never from what
+ * its run.json says (a shared or crafted run folder must not choose which files are read, #16 item 1):
+ * `<W>/.spanproof/runs/<id>` → W; `<user cache>/workspaces/<hash>/runs/<id>` → `recorded` when
+ * `recorded` (run.json `workspace`) hashes to that `<hash>`; anything else (a run written with `--out`
+ * or `--runs-dir`) → null, and the caller must be told the workspace.
+ */
+export function workspaceOfRunDir(runDir: string, recorded?: string): string | null {
+  const d = resolve(runDir);
+  const runs = dirname(d);
+  if (basename(runs) !== 'runs') return null;
+  const parent = dirname(runs);
+  if (basename(parent) === '.spanproof') return dirname(parent);
+  if (recorded && dirname(parent) === join(userCacheDir(), 'workspaces') && basename(parent) === workspaceKey(recorded)) return resolve(recorded);
+  return null;
 }
 
 /** `20261129T132345Z` for a date (UTC, second precision). */

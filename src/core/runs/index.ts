@@ -10,6 +10,6 @@
  */
 export * from './types';
 export { stableStringify, roundForJson } from './json';
-export { writeFileAtomic, userCacheDir, isWritableDir, resolveRunsRoot, resolveCacheDir, createRunDir, assertNewOutDir, utcStamp } from './dir';
+export { writeFileAtomic, userCacheDir, isWritableDir, resolveRunsRoot, resolveCacheDir, createRunDir, assertNewOutDir, utcStamp, workspaceOfRunDir } from './dir';
 export type { RunLocation } from './dir';
 export { readRun, listRuns, readQuestionsJsonl } from './read';

@@ -53,12 +53,15 @@ test('run --generate writes answers.jsonl, ledger.json (= server log) and result
 
     const before = srv.requests.length;
     // Earlier answers are never replaced silently: exit 2 naming the file and --overwrite.
-    const refused = await cli(['generate', out.runDir, ...flags, '--judge-cache-dir', join(root, 'cache', 'judge'), '--json']);
+    // The run is in --runs-dir (outside the workspace): generate is told the workspace (never run.json's).
+    const ws = ['--workspace', MINI, '--groundtruth', MINI_GT];
+    const refused = await cli(['generate', out.runDir, ...ws, ...flags, '--judge-cache-dir', join(root, 'cache', 'judge'), '--json']);
     assert.equal(refused.code, 2);
     assert.ok(refused.stderr.includes(join(out.runDir, 'answers.jsonl')) && refused.stderr.includes('--overwrite'), refused.stderr);
     assert.equal(srv.requests.length, before);
-    const g = await cli(['generate', out.runDir, ...flags, '--judge-cache-dir', join(root, 'cache', 'judge'), '--json', '--overwrite']);
+    const g = await cli(['generate', out.runDir, ...ws, ...flags, '--judge-cache-dir', join(root, 'cache', 'judge'), '--json', '--overwrite']);
     assert.equal(g.code, 0, g.stderr);
+    assert.ok(g.stderr.includes(`Sending questions, retrieved passages and answers to ${srv.url} (generator gen, judge judge).`), g.stderr);
     assert.equal(srv.requests.length, before, 'a repeated run sends no request');
     assert.equal(JSON.parse(g.stdout).ledger.requests, 0);
     assert.equal(JSON.parse(g.stdout).ledger.cachedResponses, ledger.requests);
@@ -66,10 +69,22 @@ test('run --generate writes answers.jsonl, ledger.json (= server log) and result
     // An unreachable endpoint (closed port): exit 2, the URL and the run directory named, status failed.
     const closed = await startFakeServer();
     await closed.close();
-    const u = await cli(['generate', out.runDir, '--overwrite', '--endpoint', closed.url, '--generator-model', 'gen', '--judge-model', 'judge', '--no-judge-cache']);
+    const u = await cli(['generate', out.runDir, ...ws, '--overwrite', '--endpoint', closed.url, '--generator-model', 'gen', '--judge-model', 'judge', '--no-judge-cache']);
     assert.equal(u.code, 2, u.stderr);
     assert.ok(u.stderr.includes(`cannot reach the endpoint ${closed.url}`) && u.stderr.includes(out.runDir), u.stderr);
     assert.equal(JSON.parse(readFileSync(join(out.runDir, 'ledger.json'), 'utf8')).status, 'failed');
+
+    // #16 item 1: without --endpoint the endpoint in run.json (the srv URL, from the first run) is not used.
+    const n = srv.requests.length;
+    const noEndpoint = await cli(['generate', out.runDir, ...ws, '--overwrite', '--generator-model', 'gen', '--judge-model', 'judge'], { SPANPROOF_API_KEY: 'sk-test' });
+    assert.equal(noEndpoint.code, 2, noEndpoint.stderr);
+    assert.match(noEndpoint.stderr, /--endpoint/);
+    assert.equal(srv.requests.length, n, 'nothing was sent to the endpoint recorded in run.json');
+    // A run outside any workspace without --workspace: exit 2 asking for it, nothing sent.
+    const noWs = await cli(['generate', out.runDir, '--overwrite', ...flags]);
+    assert.equal(noWs.code, 2, noWs.stderr);
+    assert.match(noWs.stderr, /--workspace/);
+    assert.equal(srv.requests.length, n);
   } finally {
     await srv.close();
   }
@@ -105,6 +120,21 @@ test('score ragas --endpoint adds the judge metrics (measured/total) and the led
     // Answer correctness: item 1 F_1.5 = 1.625/2.125, item 2 = 1.
     assert.ok(Math.abs(out.aggregate['judge:answerCorrectness'].mean - (1.625 / 2.125 + 1) / 2) < 1e-9);
     assert.equal(out.ledger.requests, srv.requests.length);
+  } finally {
+    await srv.close();
+  }
+});
+
+test('#16 item 16: score --endpoint where every judge request failed exits 2 (not 0 with empty judge metrics)', async () => {
+  const srv = await startFakeServer({ script: () => ({ status: 503 }) });
+  try {
+    const root = tempDir('spanproof-judge-score-fail-');
+    const file = join(root, 'ragas.jsonl');
+    writeFileSync(file, JSON.stringify({ user_input: 'Q?', reference: 'A.', retrieved_contexts: ['A.'], response: 'A.' }) + '\n');
+    const r = await cli(['score', 'ragas', file, '--metrics', 'f1', '--endpoint', srv.url, '--judge-model', 'judge', '--judge-metrics', 'relevance', '--no-judge-cache']);
+    assert.equal(r.code, 2, r.stderr);
+    assert.match(r.stderr, /every request to the endpoint failed/);
+    assert.ok(r.stderr.indexOf(`to ${srv.url}`) >= 0, 'the endpoint is named before the requests');
   } finally {
     await srv.close();
   }

@@ -5,9 +5,8 @@
  */
 import type { OpenAI } from 'openai';
 import { SpanproofError } from '../../errors';
-import { makeOpenAI } from '../../judge/client';
 import { Ledger } from '../../judge/ledger';
-import { RequestLimiter } from '../../judge/limiter';
+import { RequestLimiter, openAIClient } from '../../net';
 import type { LedgerCounters } from '../../judge/types';
 import { DEFAULT_POLICY, type EndpointPolicy, type RequestContext } from './request';
 
@@ -66,7 +65,9 @@ export class ModelEndpoint {
       throw new SpanproofError('bad-input', `the endpoint URL ${this.endpoint} carries a user name or password.`, { field: this.field, fix: 'remove user:password@ from the URL and give the key in SPANPROOF_API_KEY (CLI) or the VS Code key store.' });
     }
     this.policy = { ...DEFAULT_POLICY, ...opts.policy };
-    this.api = makeOpenAI(this.endpoint, opts.apiKey, this.policy.timeoutMs, this.field);
+    // core/net rules (deadline over the whole response, no cross-origin redirects); embedding batches are
+    // larger than chat replies, so the reply cap is 64 MB here instead of the 1 MB default.
+    this.api = openAIClient({ endpoint: this.endpoint, apiKey: opts.apiKey, policy: { timeoutMs: this.policy.timeoutMs, maxResponseBytes: 64_000_000 }, field: this.field });
     this.ledger = new Ledger(this.endpoint);
     this.limiter = new RequestLimiter(this.policy.concurrency, 0);
   }

@@ -10,9 +10,8 @@
  */
 import { APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
 import { SpanproofError } from '../../errors';
-import { retryAfterMs } from '../../judge/client';
 import type { Ledger } from '../../judge/ledger';
-import { RequestLimiter, sleep as realSleep } from '../../judge/limiter';
+import { RequestLimiter, retryAfterMs, sleep as realSleep } from '../../net';
 
 /** Limits and retry policy of one endpoint (settings; see docs/models.md "Endpoint models"). */
 export interface EndpointPolicy {

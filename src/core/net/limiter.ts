@@ -1,6 +1,7 @@
 /**
- * Concurrency and rate limits for the endpoint (SPEC §14): at most `concurrency` requests in flight,
- * and request starts spaced at least 60 000 / requestsPerMinute ms apart (0 = no rate limit).
+ * Concurrency and rate limits for an endpoint (SPEC §14), shared by every network feature: at most
+ * `concurrency` requests in flight, and request starts spaced at least 60 000 / requestsPerMinute ms
+ * apart (0 = no rate limit).
  */
 import { SpanproofError } from '../errors';
 
@@ -21,8 +22,9 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   });
 }
 
+/** The error every cancelled request, wait or slot acquisition rejects with. */
 export function cancelled(): SpanproofError {
-  return new SpanproofError('cancelled', 'generation cancelled.');
+  return new SpanproofError('cancelled', 'request cancelled.');
 }
 
 /** FIFO counting semaphore plus request-start spacing. */
