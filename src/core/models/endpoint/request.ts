@@ -11,7 +11,7 @@
 import { APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
 import { SpanproofError } from '../../errors';
 import type { Ledger } from '../../judge/ledger';
-import { RequestLimiter, retryAfterMs, sleep as realSleep } from '../../net';
+import { RequestLimiter, findNetError, retryAfterMs, sleep as realSleep } from '../../net';
 
 /** Limits and retry policy of one endpoint (settings; see docs/models.md "Endpoint models"). */
 export interface EndpointPolicy {
@@ -73,7 +73,10 @@ function modelError(ctx: RequestContext, message: string, fix: string, cause?: u
 }
 
 function classify(e: unknown, ctx: RequestContext): Failure {
-  if (e instanceof APIConnectionTimeoutError) return { retry: true, waitMs: null, message: `no reply within ${ctx.policy.timeoutMs} ms` };
+  // core/net: the deadline covers the whole response; a too-large reply or a refused redirect is final.
+  const net = findNetError(e);
+  if (e instanceof APIConnectionTimeoutError || net?.kind === 'deadline') return { retry: true, waitMs: null, message: `no reply within ${ctx.policy.timeoutMs} ms` };
+  if (net) return { retry: false, waitMs: null, message: '', error: modelError(ctx, net.message, 'check that --endpoint is the API\'s own base URL.', e) };
   if (e instanceof APIError && e.status !== undefined) {
     ctx.state.reached = true;
     const s = e.status;
