@@ -12,7 +12,7 @@ import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import * as path from 'node:path';
 import { Bm25Index } from '../src/core/retrieval/index';
 import type { Chunk } from '../src/core/types';
-import { createMaxSimReranker, defaultModelDir, loadDefaultEmbedder, type PairScorer } from '../src/core/models/index';
+import { createMaxSimReranker, staticGloveDir, loadDefaultEmbedder, type PairScorer } from '../src/core/models/index';
 
 const DATA = path.resolve(__dirname, '..', '..', 'shared', 'data');
 const arg = (name: string, fallback: string) => (process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : fallback);
@@ -68,7 +68,7 @@ async function main(): Promise<void> {
   await first.dispose();
   t0 = performance.now();
   const e = await loadDefaultEmbedder({ threads: THREADS });
-  console.log(`session creation (again): ${ms(t0)} ms   model: ${defaultModelDir()}   threads: ${THREADS}`);
+  console.log(`session creation (again): ${ms(t0)} ms   model: ${staticGloveDir()}   threads: ${THREADS}`);
 
   if (!existsSync(CORPUS) || !existsSync(GT)) {
     console.log(`skipped throughput and quality: ${CORPUS} not found`);
@@ -98,8 +98,8 @@ async function main(): Promise<void> {
       .map((x) => x.i);
   const bm25 = Bm25Index.build(chunks);
   const scorers: Record<string, PairScorer> = {
-    'maxsim none': await createMaxSimReranker({ threads: THREADS }, defaultModelDir(), 'none'),
-    'maxsim zipf': await createMaxSimReranker({ threads: THREADS }, defaultModelDir(), 'zipf'),
+    'maxsim none': await createMaxSimReranker({ threads: THREADS }, staticGloveDir(), 'none'),
+    'maxsim zipf': await createMaxSimReranker({ threads: THREADS }, staticGloveDir(), 'zipf'),
   };
   const rows: Record<string, number> = {};
   const count = (name: string, hit: boolean) => (rows[name] = (rows[name] ?? 0) + (hit ? 1 : 0));

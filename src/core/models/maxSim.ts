@@ -10,7 +10,7 @@
  * retrievers: BM25 needs exact token matches, dense compares one averaged vector per text, MaxSim lets
  * every query word find its closest passage word.
  */
-import { defaultModelDir } from './defaultModel';
+import { staticGloveDir } from './defaultModel';
 import { type OnnxEmbedder, openOnnxEmbedder } from './embedder';
 import type { ModelOptions, PairScorer } from './types';
 
@@ -34,7 +34,7 @@ export function zipfWeight(tokenId: number): number {
  * Creates the MaxSim baseline over the static model in `dir` (default: the embedded model).
  * `baseline` is true. Scores are sums of (weighted) cosines, comparable within one query only.
  */
-export async function createMaxSimReranker(opts: ModelOptions, dir: string = defaultModelDir(), weighting: MaxSimWeighting = 'zipf'): Promise<PairScorer> {
+export async function createMaxSimReranker(opts: ModelOptions, dir: string = staticGloveDir(), weighting: MaxSimWeighting = 'zipf'): Promise<PairScorer> {
   const embedder = await openOnnxEmbedder(dir, opts);
   return new MaxSimReranker(embedder, weighting);
 }

@@ -7,6 +7,22 @@
  */
 import { Tokenizer } from '@huggingface/tokenizers';
 import { SpanproofError } from '../errors';
+import { UseSentencePieceTokenizer } from './useTokenizer';
+
+/**
+ * `tokenizer_config.json` key that selects Spanproof's own USE-lite SentencePiece tokenizer
+ * (useTokenizer.ts) over the Unigram vocabulary of `tokenizer.json`, instead of Hugging Face's
+ * Unigram algorithm (which differs on unknown characters). Other tools ignore the key.
+ */
+export const SPANPROOF_TOKENIZER_KEY = 'spanproof_tokenizer';
+export const USE_SENTENCEPIECE = 'use-sentencepiece';
+
+/** What ModelTokenizer needs from a tokenizer implementation. */
+interface IdEncoder {
+  /** Ids without special tokens; an entry is undefined for a token missing from the vocabulary. */
+  encode(text: string): (number | undefined)[];
+  tokenToId(token: string): number | undefined;
+}
 
 /**
  * Characters of text whose token ids {@link ModelTokenizer.idsOf} keeps (≈ 2–3 bytes per character with
@@ -36,7 +52,7 @@ export type JsonObject = Record<string, unknown>;
 
 /** A model tokenizer: ids without special tokens, truncation to `maxLength`, then the template. */
 export class ModelTokenizer {
-  private readonly tok: Tokenizer;
+  private readonly tok: IdEncoder;
   private readonly template: Template;
   readonly padId: number;
   readonly unkId: number | undefined;
@@ -71,8 +87,9 @@ export class ModelTokenizer {
       config.unk_token = model.unk_token;
     }
     try {
-      this.tok = new Tokenizer(tokenizerJson, config);
+      this.tok = makeEncoder(tokenizerJson, config, file);
     } catch (e) {
+      if (e instanceof SpanproofError) throw e;
       throw new SpanproofError('model', `tokenizer.json could not be loaded: ${(e as Error).message}`, {
         file,
         fix: 'Use a tokenizer.json written by Hugging Face tokenizers (WordPiece, BPE, Unigram or WordLevel).',
@@ -81,7 +98,7 @@ export class ModelTokenizer {
     }
     this.template = readTemplate(tokenizerJson.post_processor as JsonObject | null | undefined, file);
     const unkToken = typeof model.unk_token === 'string' ? model.unk_token : undefined;
-    this.unkId = unkToken === undefined ? undefined : this.tok.token_to_id(unkToken);
+    this.unkId = unkToken === undefined ? undefined : this.tok.tokenToId(unkToken);
     this.padId = readPadId(tokenizerJson, tokenizerConfig, this.tok);
     const minimum = Math.max(specialCount(this.template.single), specialCount(this.template.pair)) + 2;
     if (!(maxLength >= minimum)) {
@@ -100,8 +117,8 @@ export class ModelTokenizer {
   idsOf(text: string): readonly number[] {
     const hit = this.memo.get(text);
     if (hit) return hit;
-    const ids = this.tok.encode(text, { add_special_tokens: false }).ids;
-    for (const id of ids) {
+    const raw = this.tok.encode(text);
+    for (const id of raw) {
       if (typeof id !== 'number') {
         throw new SpanproofError('model', 'The tokenizer produced a token that is not in its vocabulary and has no unknown token.', {
           field: 'model.unk_token',
@@ -109,6 +126,7 @@ export class ModelTokenizer {
         });
       }
     }
+    const ids = raw as number[];
     if (this.memoChars + text.length > MEMO_CHARS) {
       this.memo.clear();
       this.memoChars = 0;
@@ -240,13 +258,35 @@ function seq(which: 'A' | 'B', typeId: number): TemplatePiece {
   return { kind: 'seq', which, typeId };
 }
 
-function readPadId(tj: JsonObject, cfg: JsonObject, tok: Tokenizer): number {
+/**
+ * Hugging Face tokenizers for every tokenizer.json, except a Unigram model whose tokenizer_config.json
+ * names {@link USE_SENTENCEPIECE}: that one runs {@link UseSentencePieceTokenizer} over the same vocabulary.
+ */
+function makeEncoder(tokenizerJson: JsonObject, config: JsonObject, file: string): IdEncoder {
+  const model = tokenizerJson.model as JsonObject;
+  const own = config[SPANPROOF_TOKENIZER_KEY];
+  if (own === undefined) {
+    const hf = new Tokenizer(tokenizerJson, config);
+    return { encode: (text) => hf.encode(text, { add_special_tokens: false }).ids, tokenToId: (t) => hf.token_to_id(t) };
+  }
+  if (own !== USE_SENTENCEPIECE || model.type !== 'Unigram' || !Array.isArray(model.vocab)) {
+    throw new SpanproofError('model', `tokenizer_config.json ${SPANPROOF_TOKENIZER_KEY} is ${JSON.stringify(own)} for a ${String(model.type)} model.`, {
+      file,
+      field: SPANPROOF_TOKENIZER_KEY,
+      fix: `The only value is "${USE_SENTENCEPIECE}", with a Unigram tokenizer.json; remove the key to use the Hugging Face tokenizer.`,
+    });
+  }
+  const use = new UseSentencePieceTokenizer(model.vocab as [string, number][]);
+  return { encode: (text) => use.encode(text), tokenToId: (t) => use.tokenToId(t) };
+}
+
+function readPadId(tj: JsonObject, cfg: JsonObject, tok: IdEncoder): number {
   const padding = tj.padding as { pad_id?: number } | null | undefined;
   if (padding && typeof padding.pad_id === 'number') return padding.pad_id;
   const named = typeof cfg.pad_token === 'string' ? cfg.pad_token : (cfg.pad_token as { content?: string } | undefined)?.content;
   for (const t of [named, '[PAD]', '<pad>']) {
     if (t === undefined) continue;
-    const id = tok.token_to_id(t);
+    const id = tok.tokenToId(t);
     if (id !== undefined) return id;
   }
   return 0;

@@ -8,7 +8,7 @@ import type { RunSettings } from '../../shared/settings';
 import { SpanproofError } from '../errors';
 import { loadCorpus } from '../corpus';
 import { chunkCorpus, chunkerConfigKey } from '../chunking';
-import { createMaxSimReranker, loadCrossEncoderFromFolder, loadDefaultEmbedder, loadEmbedderFromFolder, type PairScorer, type TextEmbedder } from '../models';
+import { createMaxSimReranker, embedderFromSetting, loadCrossEncoderFromFolder, loadEmbedder, type PairScorer, type TextEmbedder } from '../models';
 import { EmbeddingCache, PersistentRerankCache, embedChunksCached, loadOrBuildBm25 } from '../cache';
 import { Bm25Index } from './bm25';
 import { DenseIndex } from './dense';
@@ -87,7 +87,7 @@ export async function runQuery(p: QueryParams): Promise<QueryAnswer> {
   let scorer: PairScorer | undefined;
   const opts = { threads: s.threads };
   try {
-    if (needsEmbedder) embedder = s.embeddingModel ? await loadEmbedderFromFolder(s.embeddingModel, opts) : await loadDefaultEmbedder(opts);
+    if (needsEmbedder) embedder = await loadEmbedder(embedderFromSetting(s.embeddingModel), { ...opts, baseDir: p.workspace });
     const embed = embedder ? { fn: (t: readonly string[]) => embedder!.embed(t), dim: embedder.dim } : undefined;
     const chunks = await chunkCorpus(corpus.documents, p.chunker, s.chunkerParams, embed);
     const bm25 = p.retriever === 'dense' ? undefined : p.cacheDir ? loadOrBuildBm25(chunks, p.cacheDir).index : Bm25Index.build(chunks);

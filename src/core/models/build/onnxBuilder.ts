@@ -23,12 +23,17 @@ export function valueInfo(name: string, elemType: number, shape: (number | strin
   };
 }
 
-type AttrValue = number | number[];
+/** A float attribute (e.g. LayerNormalization `epsilon`); plain numbers are integers. */
+export interface FloatAttr {
+  float: number;
+}
+type AttrValue = number | number[] | FloatAttr;
 
-/** A node; integer attributes become INT/INTS (all our attributes are integers: to, keepdims, axis). */
+/** A node; integer attributes become INT/INTS (to, keepdims, axis, perm), `{ float }` becomes FLOAT. */
 export function node(opType: string, input: string[], output: string[], attrs: Record<string, AttrValue> = {}): onnx.INodeProto {
+  const T = onnx.AttributeProto.AttributeType;
   const attribute: onnx.IAttributeProto[] = Object.entries(attrs).map(([name, v]) =>
-    Array.isArray(v) ? { name, type: onnx.AttributeProto.AttributeType.INTS, ints: v } : { name, type: onnx.AttributeProto.AttributeType.INT, i: v },
+    Array.isArray(v) ? { name, type: T.INTS, ints: v } : typeof v === 'number' ? { name, type: T.INT, i: v } : { name, type: T.FLOAT, f: v.float },
   );
   return { opType, input, output, name: `${opType}_${output[0]}`, attribute };
 }

@@ -151,3 +151,22 @@ export function quantiseRow(v: ArrayLike<number>, dim: number, weight = 1): { q:
   }
   return { q, scale: Math.fround(weight * s0) };
 }
+
+/**
+ * Per-column symmetric int8 quantisation of a row-major `rows × cols` matrix (one scale per output
+ * column of `x · W`, so every output feature keeps its own range): the {@link quantiseRow} rule applied
+ * to each column. Returns `q` row-major like the input and `scales[cols]`.
+ */
+export function quantiseColumns(m: Float32Array, rows: number, cols: number): { q: Int8Array; scales: Float32Array } {
+  if (m.length !== rows * cols) throw new Error(`matrix has ${m.length} values, expected ${rows} × ${cols}`);
+  const q = new Int8Array(rows * cols);
+  const scales = new Float32Array(cols);
+  const column = new Float64Array(rows);
+  for (let c = 0; c < cols; c++) {
+    for (let r = 0; r < rows; r++) column[r] = m[r * cols + c];
+    const col = quantiseRow(column, rows);
+    scales[c] = col.scale;
+    for (let r = 0; r < rows; r++) q[r * cols + c] = col.q[r];
+  }
+  return { q, scales };
+}

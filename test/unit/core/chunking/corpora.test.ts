@@ -9,7 +9,7 @@ import * as path from 'node:path';
 import assert from 'node:assert/strict';
 import { assertChunkInvariants, chunkCorpus } from '../../../../src/core/chunking';
 import { sentenceRanges, sentenceRangesWholeText } from '../../../../src/core/chunking/sentences';
-import { defaultModelDir, loadDefaultEmbedder } from '../../../../src/core/models';
+import { staticGloveDir, loadDefaultEmbedder } from '../../../../src/core/models';
 import type { ChunkerId } from '../../../../src/core/types';
 import { DEFAULT_SETTINGS } from '../../../../src/shared/settings';
 import { hashedBagOfWords, loadSharedCorpus, SHARED_CORPORA } from '../../../helpers/chunking';
@@ -68,8 +68,8 @@ test('semantic with the embedded default embedder keeps the invariants (chroma c
     t.skip('../shared/data/chroma/corpora is not present');
     return;
   }
-  if (!existsSync(path.join(defaultModelDir(), 'model.onnx'))) {
-    t.skip(`the default model is not built in ${defaultModelDir()} (npm run build:models)`);
+  if (!existsSync(path.join(staticGloveDir(), 'model.onnx'))) {
+    t.skip(`the default model is not built in ${staticGloveDir()} (npm run build:models)`);
     return;
   }
   const model = await loadDefaultEmbedder({ threads: 1 });

@@ -7,11 +7,11 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { onnx } from 'onnx-proto';
-import { createMaxSimReranker, defaultModelDir, loadDefaultEmbedder, type TextEmbedder } from '../../../../src/core/models/index';
+import { createMaxSimReranker, staticGloveDir, loadDefaultEmbedder, type TextEmbedder } from '../../../../src/core/models/index';
 import { zipfWeight } from '../../../../src/core/models/maxSim';
 import { FIXTURES } from '../../../helpers/paths';
 
-const DIR = defaultModelDir();
+const DIR = staticGloveDir();
 const DIM = 100;
 let table: Int8Array;
 let scales: Float32Array;

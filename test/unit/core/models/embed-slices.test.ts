@@ -4,12 +4,12 @@
 // measured, not asserted (no timing tests): see docs/models.md "Speed".
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { defaultModelDir } from '../../../../src/core/models/defaultModel';
+import { staticGloveDir } from '../../../../src/core/models/defaultModel';
 import { type OnnxEmbedder, openOnnxEmbedder } from '../../../../src/core/models/embedder';
 
 let emb: OnnxEmbedder;
 before(async () => {
-  emb = await openOnnxEmbedder(defaultModelDir(), { threads: 1, batchSize: 7 });
+  emb = await openOnnxEmbedder(staticGloveDir(), { threads: 1, batchSize: 7 });
 });
 after(() => emb.dispose());
 

@@ -7,7 +7,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import * as path from 'node:path';
-import { defaultModelDir } from '../../../../src/core/models/defaultModel';
+import { staticGloveDir } from '../../../../src/core/models/defaultModel';
 import { type OnnxEmbedder, openOnnxEmbedder } from '../../../../src/core/models/embedder';
 import { createMaxSimReranker, type MaxSimWeighting, zipfWeight } from '../../../../src/core/models/maxSim';
 import type { PairScorer } from '../../../../src/core/models/types';
@@ -22,9 +22,9 @@ const rerankers = new Map<MaxSimWeighting, PairScorer>();
 const vectors = new Map<number, Float32Array>();
 
 before(async () => {
-  emb = await openOnnxEmbedder(defaultModelDir(), { threads: 1 });
-  rerankers.set('zipf', await createMaxSimReranker({ threads: 1 }, defaultModelDir(), 'zipf'));
-  rerankers.set('none', await createMaxSimReranker({ threads: 1 }, defaultModelDir(), 'none'));
+  emb = await openOnnxEmbedder(staticGloveDir(), { threads: 1 });
+  rerankers.set('zipf', await createMaxSimReranker({ threads: 1 }, staticGloveDir(), 'zipf'));
+  rerankers.set('none', await createMaxSimReranker({ threads: 1 }, staticGloveDir(), 'none'));
 });
 after(async () => {
   await emb.dispose();

@@ -5,11 +5,11 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { Tokenizer } from '@huggingface/tokenizers';
-import { defaultModelDir } from '../../../../src/core/models/defaultModel';
+import { staticGloveDir } from '../../../../src/core/models/defaultModel';
 import { ModelTokenizer } from '../../../../src/core/models/tokenizer';
 
 test('idsOf: first, repeated and interleaved calls equal the library encode; encodeSingle is unaffected', () => {
-  const dir = defaultModelDir();
+  const dir = staticGloveDir();
   const json = JSON.parse(readFileSync(path.join(dir, 'tokenizer.json'), 'utf8')) as Record<string, unknown>;
   const cfg = JSON.parse(readFileSync(path.join(dir, 'tokenizer_config.json'), 'utf8')) as Record<string, unknown>;
   const tok = new ModelTokenizer(json, cfg, 8, 'tokenizer.json');
