@@ -9,6 +9,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { CHUNKER_IDS, isChunkerId } from '../../core/chunking';
 import { SpanproofError } from '../../core/errors';
+import { BASELINE_RERANKER_LABEL } from '../../core/models/embedderSpec';
 import { parseRunSettings } from '../../core/grid/settings';
 import { runQuery, type QueryAnswer, type QueryResultRow } from '../../core/retrieval';
 import { resolveCacheDir } from '../../core/runs';
@@ -49,7 +50,7 @@ function printHuman(a: QueryAnswer): void {
     const preview = r.text.replace(/\s+/g, ' ').slice(0, 160);
     return `${String(r.rank).padStart(2)}. ${r.source} [${r.start}, ${r.end})  score ${r.score.toFixed(4)}\n    ${preview}${r.text.length > 160 ? '…' : ''}\n`;
   };
-  const baseline = a.models.rerankerBaseline ? ' (baseline MaxSim reranker)' : '';
+  const baseline = a.models.rerankerBaseline ? ` (MaxSim reranker: ${BASELINE_RERANKER_LABEL})` : '';
   process.stdout.write(`${a.config}${baseline} — ${a.corpus.chunks} chunks from ${a.corpus.documents} documents\n`);
   for (const r of a.results) process.stdout.write(line(r));
 }
@@ -70,7 +71,7 @@ export function register(program: Command, setExit: SetExit): void {
     .addHelpText('after', `
 --json prints {"config","results":[{"rank","source","start","end","score","text"}],"pool":[...]}:
 results are the final top k, pool the retriever's N candidates before reranking. Offsets are UTF-16
-code units, half-open. The default reranker is a MaxSim baseline over static word vectors.
+code units, half-open. The default reranker is the MaxSim reranker over static word vectors, a ${BASELINE_RERANKER_LABEL}.
 `)
     .action(async (text: string, opts: QueryOptions) => {
       if (!isChunkerId(opts.chunker)) throw new SpanproofError('bad-input', `unknown chunker "${opts.chunker}".`, { field: '--chunker', fix: `use one of ${CHUNKER_IDS.join(', ')}.` });

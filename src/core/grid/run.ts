@@ -17,7 +17,7 @@ import { VERSION } from '../version';
 import type { Chunk } from '../types';
 import { loadCorpus } from '../corpus';
 import { excludedQuestionsSummary, readGroundTruth, resolveGroundTruth, type ResolvedQuestion } from '../groundtruth';
-import { createMaxSimReranker, embedderFromSetting, loadCrossEncoderFromFolder, loadEmbedder, type PairScorer, type TextEmbedder } from '../models';
+import { BASELINE_RERANKER_LABEL, createMaxSimReranker, describeEmbedder, embedderFromSetting, embedderName, loadCrossEncoderFromFolder, loadEmbedder, type PairScorer, type TextEmbedder } from '../models';
 import { EmbeddingCache, PersistentRerankCache, TokenCountCache, embedChunksCached, loadOrBuildBm25Async } from '../cache';
 import { chunkerConfigKey } from '../chunking';
 import type { GridRunParams, GridRunResult, EvidenceFile } from '../../shared/protocol';
@@ -181,6 +181,10 @@ export async function runGrid(params: GridRunParams, hooks: GridHooks = {}): Pro
         reranker = await timeStage('models', () => (settings.rerankerModel ? loadCrossEncoderFromFolder(modelPath(settings.rerankerModel), { threads }) : createMaxSimReranker({ threads })));
         resident?.rerankers.set(rrKey, reranker);
       }
+    }
+    if (run) {
+      const rr = reranker ? (reranker.baseline ? `built-in MaxSim reranker: ${BASELINE_RERANKER_LABEL}` : `cross-encoder ${reranker.id}`) : null;
+      run.models = { embedders: [{ name: embedderName(embSpec), description: describeEmbedder(embSpec), id: embedder.id }], reranker: rr };
     }
     const cacheDir = params.cacheDir ? resolve(params.cacheDir) : resolveCacheDir(workspace);
     const embCache = new EmbeddingCache(cacheDir);

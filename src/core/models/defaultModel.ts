@@ -1,5 +1,6 @@
 /** Where the built-in static GloVe model lives (the vectors of the MaxSim baseline reranker, too). */
-import { BUILTIN_EMBEDDERS, builtinModelDir } from './registry';
+import { BUILTIN_EMBEDDERS } from './embedderSpec';
+import { builtinModelDir } from './registry';
 
 /** Folder name of the built-in static GloVe embedder under `media/models/`. */
 export const STATIC_GLOVE_FOLDER = BUILTIN_EMBEDDERS['static-glove'].folder;

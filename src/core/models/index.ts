@@ -13,27 +13,26 @@
 export type { TextEmbedder, PairScorer, ModelOptions } from './types';
 export { staticGloveDir, STATIC_GLOVE_FOLDER } from './defaultModel';
 export {
+  BASELINE_RERANKER_LABEL,
   BUILTIN_EMBEDDERS,
   DEFAULT_EMBEDDER,
   ENDPOINT_PREFIX,
-  builtinModelDir,
   describeEmbedder,
   embedderFromSetting,
   embedderName,
-  loadEmbedder,
   parseEmbedderList,
   parseEmbedderSpec,
-  registerEmbedderLoader,
   type BuiltinEmbedderName,
-  type EmbedderContext,
   type EmbedderSpec,
-} from './registry';
+} from './embedderSpec';
+export { builtinModelDir, loadEmbedder, registerEmbedderLoader, type EmbedderContext } from './registry';
 export { loadEmbedderFromFolder } from './embedder';
 export { loadCrossEncoderFromFolder } from './crossEncoder';
 export { createMaxSimReranker } from './maxSim';
 
 import type { ModelOptions, TextEmbedder } from './types';
-import { DEFAULT_EMBEDDER, loadEmbedder } from './registry';
+import { DEFAULT_EMBEDDER } from './embedderSpec';
+import { loadEmbedder } from './registry';
 
 /**
  * Loads the default built-in embedder ({@link DEFAULT_EMBEDDER}). Throws SpanproofError('model') if

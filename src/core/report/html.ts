@@ -12,6 +12,7 @@ import { rankingColumns, rankingLegend } from './columns';
 import { f3 } from './format';
 import type { RunData } from '../../shared/protocol';
 import type { AnswersData } from '../../shared/answers';
+import { BASELINE_RERANKER_LABEL } from '../models/embedderSpec';
 import { answersHtml } from './answers';
 
 const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
@@ -56,7 +57,8 @@ export function renderHtml(data: RunData, answers: AnswersData | null = null): s
   o.push(`<li>workspace <code>${esc(run.workspace)}</code>; ground truth <code>${esc(run.groundTruthFile)}</code></li>`);
   o.push(`<li>acceptance: ${esc(m.acceptanceRate)}</li>`);
   if (results) o.push(`<li>k = ${results.k}, τ = ${results.tau}, pool N = ${results.poolSize ?? results.n}, bootstrap B = ${results.resamples} (seed ${results.seed}), ${results.questions} questions scored</li>`);
-  if (m.baselineReranker) o.push('<li>rerank = the built-in <b>MaxSim baseline</b> over static word vectors (not a trained cross-encoder)</li>');
+  for (const e of m.embedders) o.push(`<li>embedder ${esc(e)}</li>`);
+  if (m.baselineReranker) o.push(`<li>rerank = the built-in MaxSim reranker over static word vectors: <b>${esc(BASELINE_RERANKER_LABEL)}</b></li>`);
   if (run.error) o.push(`<li>error: ${esc(run.error.code)}: ${esc(run.error.message)}</li>`);
   o.push('</ul>');
   const vl = verdictLines(m);

@@ -11,6 +11,7 @@ import { rankingColumns, rankingLegend } from './columns';
 import { f3 } from './format';
 import type { RunData } from '../../shared/protocol';
 import type { AnswersData } from '../../shared/answers';
+import { BASELINE_RERANKER_LABEL } from '../models/embedderSpec';
 import { answersMarkdown } from './answers';
 
 const esc = (s: string) => s.replace(/\|/g, '\\|').replace(/\r?\n|\r/g, ' ');
@@ -24,7 +25,8 @@ export function renderMarkdownModel(m: ReportModel): string {
   o.push(`- workspace: \`${run.workspace}\`; ground truth: \`${run.groundTruthFile}\``);
   o.push(`- acceptance: ${m.acceptanceRate}`);
   if (results) o.push(`- k = ${results.k}, τ = ${results.tau}, pool N = ${results.poolSize ?? results.n}, bootstrap B = ${results.resamples} (seed ${results.seed}), ${results.questions} questions scored`);
-  if (m.baselineReranker) o.push('- rerank = the built-in **MaxSim baseline** over static word vectors (not a trained cross-encoder)');
+  for (const e of m.embedders) o.push(`- embedder ${esc(e)}`);
+  if (m.baselineReranker) o.push(`- rerank = the built-in MaxSim reranker over static word vectors: **${BASELINE_RERANKER_LABEL}**`);
   if (run.error) o.push(`- error: ${run.error.code}: ${run.error.message}`);
   o.push('');
   const vl = verdictLines(m);

@@ -4,10 +4,11 @@
  */
 import { CAUSES, type Cause } from '../types';
 import type { RunData } from '../../shared/protocol';
-import type { ConfigResult, MissDetail, QuestionRecord, RankingEntry } from '../runs/types';
+import type { ConfigResult, MissDetail, QuestionRecord, RankingEntry, RunFile } from '../runs/types';
 import type { TimedVerdict, Verdict } from '../ranking/types';
 import { metricLabel } from '../metrics/registry';
 import { latencyText } from '../ranking/latency';
+import { describeEmbedder, parseEmbedderSpec } from '../models/embedderSpec';
 
 export interface ReportRow {
   config: ConfigResult;
@@ -51,6 +52,8 @@ export interface ReportModel {
   sortedBy: string;
   /** True when reranking used the built-in MaxSim baseline (must be labelled "baseline"). */
   baselineReranker: boolean;
+  /** One line per embedder of the run: name and what it is (built-ins: a small general model). */
+  embedders: string[];
   acceptanceRate: string;
 }
 
@@ -89,7 +92,7 @@ export function buildReportModel(data: RunData): ReportModel {
     : rankingFormat === 1
       ? '# = the weighted score of an older Spanproof (format-1 ranking.json: quality minus normalised latency and context)'
       : `# = ${metricLabel(metric)} rank from results.json`;
-  return { data, rows, recommended, focus, misses, causeTotals, verdict: data.verdict ?? null, timedVerdict: data.timedVerdict ?? null, rankingFormat, metric, k, sortedBy, baselineReranker: !data.run.settings.rerankerModel, acceptanceRate };
+  return { data, rows, recommended, focus, misses, causeTotals, verdict: data.verdict ?? null, timedVerdict: data.timedVerdict ?? null, rankingFormat, metric, k, sortedBy, baselineReranker: !data.run.settings.rerankerModel, embedders: runEmbedders(data.run), acceptanceRate };
 }
 
 const STATUS_WORD = { decisive: 'DECISIVE', provisional: 'PROVISIONAL', 'no-signal': 'NO SIGNAL' } as const;

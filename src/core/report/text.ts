@@ -5,6 +5,7 @@
 import { CAUSES } from '../types';
 import { verdictLines, type ReportModel } from './model';
 import { rankingColumns, rankingLegend } from './columns';
+import { BASELINE_RERANKER_LABEL } from '../models/embedderSpec';
 
 const SHORT: Record<string, string> = {
   'chunker-destroyed': 'destr',
@@ -26,7 +27,8 @@ export function rankingTable(m: ReportModel, limit = Infinity): string {
   if (m.rows.length > rows.length) out.push(`… ${m.rows.length - rows.length} more configs (spanproof report for all)`);
   out.push('', ...rankingLegend(m));
   out.push(`causes: ${CAUSES.map((c) => `${SHORT[c]}=${c}`).join(', ')}`);
-  if (m.baselineReranker) out.push('rerank = built-in MaxSim baseline over static vectors (not a trained cross-encoder).');
+  for (const e of m.embedders) out.push(`embedder ${e}.`);
+  if (m.baselineReranker) out.push(`rerank = built-in MaxSim reranker over static vectors: ${BASELINE_RERANKER_LABEL}.`);
   const v = verdictLines(m);
   if (v.length) out.push('', ...v);
   return out.join('\n');

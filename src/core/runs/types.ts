@@ -160,6 +160,12 @@ export interface RunFile {
   seed: number;
   /** Counts of documents, chunks per chunker, questions. */
   counts?: { documents: number; questions: number; chunks: Record<string, number> };
+  /**
+   * The models the run used, resolved (absent in runs written before 0.2, whose default embedder was
+   * static-glove): per embedder its config-id name, report description and cache id; the reranker's
+   * report description, or null when no config reranks.
+   */
+  models?: { embedders: { name: string; description: string; id: string }[]; reranker: string | null };
 }
 
 /** timings.json: per stage and per config, ms. */

@@ -9,7 +9,7 @@ import * as path from 'node:path';
 import assert from 'node:assert/strict';
 import { assertChunkInvariants, chunkCorpus } from '../../../../src/core/chunking';
 import { sentenceRanges, sentenceRangesWholeText } from '../../../../src/core/chunking/sentences';
-import { staticGloveDir, loadDefaultEmbedder } from '../../../../src/core/models';
+import { staticGloveDir, loadEmbedder } from '../../../../src/core/models';
 import type { ChunkerId } from '../../../../src/core/types';
 import { DEFAULT_SETTINGS } from '../../../../src/shared/settings';
 import { hashedBagOfWords, loadSharedCorpus, SHARED_CORPORA } from '../../../helpers/chunking';
@@ -62,7 +62,7 @@ test('per-line sentence segmentation equals one Intl.Segmenter pass over the who
   for (const d of docs) assert.deepEqual(sentenceRanges(d.text), sentenceRangesWholeText(d.text), d.source);
 });
 
-test('semantic with the embedded default embedder keeps the invariants (chroma corpora)', async (t) => {
+test('semantic with the static-glove embedder keeps the invariants (chroma corpora)', async (t) => {
   const docs = await loadSharedCorpus('../shared/data/chroma/corpora');
   if (!docs) {
     t.skip('../shared/data/chroma/corpora is not present');
@@ -72,7 +72,7 @@ test('semantic with the embedded default embedder keeps the invariants (chroma c
     t.skip(`the default model is not built in ${staticGloveDir()} (npm run build:models)`);
     return;
   }
-  const model = await loadDefaultEmbedder({ threads: 1 });
+  const model = await loadEmbedder({ kind: 'builtin', name: 'static-glove' }, { threads: 1 });
   t.after(() => model.dispose());
   const chunks = await chunkCorpus(docs, 'semantic', params, { fn: (x) => model.embed(x), dim: model.dim });
   for (const d of docs) assertChunkInvariants(d, chunks.filter((c) => c.source === d.source), 'semantic');

@@ -1,4 +1,4 @@
-// The embedded default static GloVe model, through the real folder-loading path, against a plain-JS
+// The built-in static GloVe model (static-glove), through the real folder-loading path, against a plain-JS
 // computation from the int8 table read out of model.onnx with onnx-proto, and (for the SIF weighting
 // folded into the row scales) against 7 source GloVe vectors in test/fixtures/models/glove-sample.json.
 import { after, before, test } from 'node:test';
@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { onnx } from 'onnx-proto';
-import { createMaxSimReranker, staticGloveDir, loadDefaultEmbedder, type TextEmbedder } from '../../../../src/core/models/index';
+import { createMaxSimReranker, staticGloveDir, loadEmbedder, type TextEmbedder } from '../../../../src/core/models/index';
 import { zipfWeight } from '../../../../src/core/models/maxSim';
 import { FIXTURES } from '../../../helpers/paths';
 
@@ -27,7 +27,7 @@ before(async () => {
   scales = new Float32Array(s.buffer);
   const tok = JSON.parse(readFileSync(path.join(DIR, 'tokenizer.json'), 'utf8')) as { model: { vocab: Record<string, number> } };
   vocab = new Map(Object.entries(tok.model.vocab));
-  e = await loadDefaultEmbedder({ threads: 1 });
+  e = await loadEmbedder({ kind: 'builtin', name: 'static-glove' }, { threads: 1 });
 });
 after(() => e.dispose());
 
