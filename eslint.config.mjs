@@ -4,7 +4,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', '.sample-runs/**', 'test/e2e/out/**', 'test/e2e/.cache/**', 'media/**'] },
+  { ignores: ['dist/**', 'node_modules/**', '.cache/**', '.sample-runs/**', 'test/e2e/out/**', 'test/e2e/.cache/**', 'media/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

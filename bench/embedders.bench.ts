@@ -5,7 +5,7 @@
  * `static-glove`, each row's paired difference with its 95 % bootstrap CI, and the rule's statistic
  * (the per-question difference averaged over the five chunkers).
  *
- *   node --import tsx bench/embedders.bench.ts [--quick] [--threads N] [--json FILE]
+ *   node --import tsx bench/embedders.bench.ts [--quick] [--threads N] [--corpus a,b] [--json FILE]
  *
  * --quick: throughput only (the grid runs take tens of minutes on a shared 2-core machine). Runs the
  * real CLI (dist/cli.js, `npm run build` first) on the corpora of ../shared/data; Chroma and SQuAD are
@@ -25,6 +25,8 @@ const arg = (name: string, fallback: string) => (process.argv.includes(name) ? p
 const THREADS = Number(arg('--threads', '2'));
 const QUICK = process.argv.includes('--quick');
 const JSON_OUT = arg('--json', '');
+/** Only these sample corpora (comma-separated names), e.g. to run corpora in parallel processes. */
+const ONLY = arg('--corpus', '').split(',').filter(Boolean);
 const MODELS: BuiltinEmbedderName[] = ['use-lite', 'static-glove'];
 const CHUNKERS = ['fixed', 'recursive', 'sentence', 'heading', 'semantic'];
 const RETRIEVERS = ['dense', 'hybrid'];
@@ -92,12 +94,12 @@ function compare(corpus: string, a: HitTable, b: HitTable): Row[] {
 
 async function main(): Promise<void> {
   console.log(`threads ${THREADS}; the machine's 2 cores are shared with other sessions: timings as measured, not asserted`);
-  const tput = await throughput();
+  const tput = ONLY.length > 0 ? {} : await throughput();
   if (QUICK) return;
   const scratch = mkdtempSync(path.join(tmpdir(), 'spanproof-embedders-'));
   const rows: Row[] = [];
   const cold: Record<string, Record<string, number>> = {};
-  for (const corpus of sampleCorpora(scratch)) {
+  for (const corpus of sampleCorpora(scratch).filter((c) => ONLY.length === 0 || ONLY.includes(c.name))) {
     const tables: HitTable[] = [];
     cold[corpus.name] = {};
     for (const name of MODELS) {
