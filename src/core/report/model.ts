@@ -139,3 +139,9 @@ export function cutPieces(m: ReportMiss): { before: string; inside: string; afte
   const chunkSuffix = m.chunkText ? m.chunkText.slice(Math.max(0, Math.min(b.end, e.end) - b.start)) : '';
   return { before: t.slice(0, Math.max(0, lo)), inside, after: t.slice(Math.max(lo, hi)), chunkPrefix, chunkSuffix };
 }
+
+/** The run's embedder lines; runs written before `models` was recorded used static-glove when the setting was empty. */
+function runEmbedders(run: RunFile): string[] {
+  if (run.models) return run.models.embedders.map((e) => e.description);
+  return [describeEmbedder(parseEmbedderSpec(run.settings.embeddingModel || 'static-glove'))];
+}

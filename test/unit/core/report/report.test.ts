@@ -72,3 +72,16 @@ test('a cancelled run without results still renders (status and error shown, no 
   assert.match(renderHtml(d), /status <b>cancelled<\/b>/);
   assert.equal(renderCsv(d).split('\r\n').length, 2);
 });
+
+test('every report names the embedder (a built-in says it is a small general model) and labels the MaxSim reranker a baseline', async () => {
+  const { rankingTable } = await import('../../../../src/core/report/text');
+  const { buildReportModel } = await import('../../../../src/core/report/model');
+  const old = fakeRun(); // no run.models and embeddingModel '' → written before 0.2: static-glove
+  const recorded = fakeRun();
+  recorded.run.models = { embedders: [{ name: 'use-lite', description: 'use-lite: a test description, a small general model', id: 'onnx:use-lite@0' }], reranker: null };
+  for (const text of [renderMarkdown(old), renderHtml(old), rankingTable(buildReportModel(old))]) {
+    assert.match(text, /embedder static-glove: static GloVe .*small general/);
+    assert.match(text, /MaxSim reranker .*baseline \(not a trained cross-encoder\)/);
+  }
+  assert.match(renderMarkdown(recorded), /- embedder use-lite: a test description, a small general model/);
+});
