@@ -6,6 +6,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { cutPieces, renderCsv, renderHtml, renderMarkdown, type ReportMiss } from '../../../../src/core/report';
 import { stableStringify } from '../../../../src/core/runs';
+import { rankingTable } from '../../../../src/core/report/text';
+import { buildReportModel } from '../../../../src/core/report/model';
 import { DEFAULT_SETTINGS } from '../../../../src/shared/settings';
 import type { RunData } from '../../../../src/shared/protocol';
 
@@ -73,9 +75,7 @@ test('a cancelled run without results still renders (status and error shown, no 
   assert.equal(renderCsv(d).split('\r\n').length, 2);
 });
 
-test('every report names the embedder (a built-in says it is a small general model) and labels the MaxSim reranker a baseline', async () => {
-  const { rankingTable } = await import('../../../../src/core/report/text');
-  const { buildReportModel } = await import('../../../../src/core/report/model');
+test('every report names the embedder (a built-in says it is a small general model) and labels the MaxSim reranker a baseline', () => {
   const old = fakeRun(); // no run.models and embeddingModel '' → written before 0.2: static-glove
   const recorded = fakeRun();
   recorded.run.models = { embedders: [{ name: 'use-lite', description: 'use-lite: a test description, a small general model', id: 'onnx:use-lite@0' }], reranker: null };
