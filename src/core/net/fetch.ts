@@ -5,7 +5,8 @@
  * (`new OpenAI({ fetch })`, see ./openai) or call it directly — that enforces:
  *
  * - a **deadline over the whole response**: headers *and* body must arrive within `timeoutMs`
- *   (a body trickling one byte a second is cut at the deadline, not when it ends);
+ *   (a body trickling one byte a second is cut at the deadline, not when it ends); optionally an
+ *   **idle timeout** (`idleTimeoutMs`: no data for that long) for large downloads;
  * - a **size cap** on the body (`maxResponseBytes`, default 1 MB for API replies): a larger
  *   Content-Length fails before reading, an endless body is aborted once the cap is passed;
  * - **redirects**: followed only within the same origin (`redirects: 'same-origin'`, the default for
@@ -36,8 +37,10 @@ export const USER_AGENT = `spanproof/${VERSION}`;
 const CREDENTIAL_HEADERS = ['authorization', 'proxy-authorization', 'api-key', 'x-api-key', 'cookie', 'ocp-apim-subscription-key', 'x-goog-api-key'];
 
 export interface NetPolicy {
-  /** Deadline for the whole response (headers and body), ms; default 60 000. */
+  /** Deadline for the whole response (headers and body), ms; default 60 000; 0 = none (then set `idleTimeoutMs`). */
   timeoutMs?: number;
+  /** Longest wait for the next data (the headers, then each body chunk), ms; default none. For large downloads on slow lines. */
+  idleTimeoutMs?: number;
   /** Largest body accepted, bytes; default 1 MB ({@link DEFAULT_MAX_RESPONSE_BYTES}). */
   maxResponseBytes?: number;
   /** Redirect rule (see the module comment); default `same-origin`. */
@@ -98,7 +101,7 @@ function followRedirect(from: URL, location: string, req: { method: string; body
 }
 
 /** Reads `res`'s body whole under the cap; returns a new Response holding it. */
-async function bufferBody(res: Response, cap: number, origin: string): Promise<Response> {
+async function bufferBody(res: Response, cap: number, origin: string, onData: () => void): Promise<Response> {
   const headers = new Headers(res.headers);
   headers.delete('content-encoding'); // the body below is already decoded
   headers.delete('content-length');
@@ -109,6 +112,7 @@ async function bufferBody(res: Response, cap: number, origin: string): Promise<R
   for (;;) {
     const { done, value } = await reader.read();
     if (done) break;
+    onData();
     total += value.byteLength;
     if (total > cap) {
       await reader.cancel().catch(() => undefined);
@@ -126,7 +130,7 @@ async function bufferBody(res: Response, cap: number, origin: string): Promise<R
 }
 
 /** `res` with a body stream that errors past the cap; `done` runs when the body ends or fails. */
-function limitStream(res: Response, cap: number, origin: string, done: () => void): Response {
+function limitStream(res: Response, cap: number, origin: string, onData: () => void, done: () => void): Response {
   if (!res.body || NULL_BODY.has(res.status)) {
     done();
     return res;
@@ -142,6 +146,7 @@ function limitStream(res: Response, cap: number, origin: string, done: () => voi
           ctrl.close();
           return;
         }
+        onData();
         total += value.byteLength;
         if (total > cap) {
           await reader.cancel().catch(() => undefined);
@@ -188,7 +193,18 @@ export function createFetch(p: NetPolicy = {}): typeof fetch {
     if (url.username || url.password) throw new NetError('bad-url', `the URL ${redactUrl(url.href)} carries a user name or password; credentials are not sent in URLs.`);
     const origin = url.origin;
     const deadline = new AbortController();
-    const timer = setTimeout(() => deadline.abort(new NetError('deadline', `no complete reply from ${origin} within ${timeoutMs} ms.`)), timeoutMs);
+    const timer = timeoutMs > 0 ? setTimeout(() => deadline.abort(new NetError('deadline', `no complete reply from ${origin} within ${timeoutMs} ms.`)), timeoutMs) : undefined;
+    let idleTimer: ReturnType<typeof setTimeout> | undefined;
+    const onData = (): void => {
+      if (!p.idleTimeoutMs) return;
+      clearTimeout(idleTimer);
+      idleTimer = setTimeout(() => deadline.abort(new NetError('deadline', `no data from ${origin} for ${p.idleTimeoutMs} ms.`)), p.idleTimeoutMs);
+    };
+    const stopTimers = (): void => {
+      clearTimeout(timer);
+      clearTimeout(idleTimer);
+    };
+    onData();
     const signal = init.signal ? AbortSignal.any([init.signal, deadline.signal]) : deadline.signal;
     const headers = new Headers(init.headers ?? (input instanceof Request ? input.headers : undefined));
     if (!headers.has('user-agent')) headers.set('user-agent', p.userAgent ?? USER_AGENT);
@@ -197,6 +213,7 @@ export function createFetch(p: NetPolicy = {}): typeof fetch {
     try {
       for (let hop = 0; ; hop++) {
         const res = await base(url, { ...init, method: req.method, body: req.body, headers: req.headers, signal, redirect: 'manual' });
+        onData(); // the headers arrived
         const location = res.headers.get('location');
         if (REDIRECT.has(res.status) && location !== null) {
           await res.body?.cancel().catch(() => undefined);
@@ -218,9 +235,9 @@ export function createFetch(p: NetPolicy = {}): typeof fetch {
         }
         if (p.stream) {
           streaming = true;
-          return limitStream(res, cap, origin, () => clearTimeout(timer));
+          return limitStream(res, cap, origin, onData, stopTimers);
         }
-        return await bufferBody(res, cap, origin);
+        return await bufferBody(res, cap, origin, onData);
       }
     } catch (e) {
       streaming = false;
@@ -228,7 +245,7 @@ export function createFetch(p: NetPolicy = {}): typeof fetch {
       if (deadline.signal.aborted) throw deadline.signal.reason;
       throw e;
     } finally {
-      if (!streaming) clearTimeout(timer);
+      if (!streaming) stopTimers();
     }
   };
   return policyFetch as typeof fetch;

@@ -65,6 +65,24 @@ test('createFetch stream mode: the cap and the deadline hold while the body is r
   }
 });
 
+test('createFetch idleTimeoutMs (downloads): a slow but steady body passes without a total deadline; a stalled one is cut', { timeout: 20000 }, async () => {
+  const steady = await startHostileServer(trickle('x'.repeat(30), 40)); // 1.2 s in all, a byte every 40 ms
+  const stalled = await startHostileServer((_q, res) => {
+    res.writeHead(200);
+    res.write('first bytes');
+    // then nothing: the connection stays open
+  });
+  try {
+    const res = await createFetch({ stream: true, timeoutMs: 0, idleTimeoutMs: 400 })(steady.origin);
+    assert.equal((await res.text()).length, 30);
+    const res2 = await createFetch({ stream: true, timeoutMs: 0, idleTimeoutMs: 300 })(stalled.origin);
+    await assert.rejects(res2.text(), (e: unknown) => e instanceof NetError && e.kind === 'deadline' && /no data .* for 300 ms/.test(e.message));
+  } finally {
+    await steady.close();
+    await stalled.close();
+  }
+});
+
 test('HttpClient: JSON POST retried on 429 with Retry-After; a 400 fails at once with its body, secrets redacted', { timeout: 20000 }, async () => {
   let n = 0;
   const srv = await startHostileServer((req, res, body) => {
