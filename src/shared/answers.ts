@@ -1,7 +1,7 @@
 /**
- * The "Answers" tab's data and its webview request (SPEC §12, §14). Kept beside protocol.ts so the
- * panel can add it with one line: `WebviewMethods & AnswersWebviewMethods`, and the host answers
- * `loadAnswers` with `readAnswers(runDir)` from src/core/judge. Types plus the metric order; no Node or vscode imports.
+ * The "Answers" tab's data and its webview request (SPEC §12, §14). Kept beside protocol.ts, whose
+ * `WebviewMethods` extends `AnswersWebviewMethods`; the host answers `loadAnswers` with
+ * `readAnswers(runDir)` from src/core/judge (src/extension/panelHandlers.ts). Types plus the metric order; no Node or vscode imports.
  */
 import type { AnswerRecord, AnswersSummary, LedgerFile } from '../core/judge/types';
 
@@ -22,7 +22,7 @@ export interface AnswersData {
   partial?: true;
 }
 
-/** The webview request of the Answers tab (merge into WebviewMethods). */
+/** The webview request of the Answers tab (part of WebviewMethods). */
 export interface AnswersWebviewMethods {
   loadAnswers: { params: { runDir: string }; result: AnswersData | null };
 }

@@ -9,11 +9,13 @@
  * `cancelled`, and the run directory's status is `cancelled`).
  *
  * Host ⇄ webview: the webview sends `ready` first; the host holds messages until then. Requests carry
- * a `seq` echoed by the `response`; `notify` messages are unsolicited.
+ * a `seq` echoed by the `response` (typed per method by `WebviewMethods`; the host answers them from a
+ * `WebviewHandlers` table through `dispatchWebviewRequest`); `notify` messages are unsolicited.
  *
  * Pure types plus type guards; no Node or vscode imports, so the webview bundle can use it.
  */
 import type { RunSettings } from './settings';
+import type { AnswersWebviewMethods } from './answers';
 import type {
   QuestionRecord,
   RankingEntry,
@@ -214,11 +216,15 @@ export interface EvidenceFile {
   chunks?: Record<string, Record<string, string>>;
 }
 
-/** Requests the webview makes; the host answers with a `response` carrying the same seq. */
-export interface WebviewMethods {
+/**
+ * Requests the webview makes (method → params and result); the host answers each with one `response`
+ * carrying the same `seq`. The host implements them as a `WebviewHandlers` table, so a method without
+ * a handler, or a handler returning the wrong type, does not compile.
+ */
+export interface WebviewMethods extends AnswersWebviewMethods {
   listRuns: { params: Record<string, never>; result: RunSummary[] };
   loadRun: { params: { runDir: string }; result: RunData };
-  /** Text of a document range (for showing a chunk with the evidence highlighted). */
+  /** Text of a document range (for showing a chunk with the evidence highlighted); null when the document is not readable. */
   readSpan: { params: { source: string; start: number; end: number }; result: { text: string } | null };
   /** Open the document at the span in an editor. */
   revealSpan: { params: { source: string; start: number; end: number }; result: null };
@@ -229,27 +235,62 @@ export interface WebviewMethods {
   biasStudy: { params: { runDir: string }; result: import('../core/bias').BiasStudy };
 }
 export type WebviewMethod = keyof WebviewMethods;
+export type WebviewParams<M extends WebviewMethod> = WebviewMethods[M]['params'];
+export type WebviewResult<M extends WebviewMethod> = WebviewMethods[M]['result'];
 
-export type WebviewToHost =
-  | { type: 'ready' }
-  | {
-      [M in WebviewMethod]: { type: 'request'; seq: number; method: M; params: WebviewMethods[M]['params'] };
-    }[WebviewMethod]
-  | { type: 'state'; state: unknown };
+export type WebviewRequest = {
+  [M in WebviewMethod]: { type: 'request'; seq: number; method: M; params: WebviewParams<M> };
+}[WebviewMethod];
 
-export type HostToWebview =
-  | { type: 'response'; seq: number; ok: true; result: unknown }
-  | { type: 'response'; seq: number; ok: false; error: ErrorPayload }
-  | { type: 'notify'; event: 'runsChanged'; data: RunSummary[] }
+export type WebviewToHost = { type: 'ready' } | WebviewRequest | { type: 'state'; state: unknown };
+
+/** The response to a request of method M: its `method` and `seq`, and M's result type or an error. */
+export type WebviewResponse<M extends WebviewMethod = WebviewMethod> =
+  | { type: 'response'; seq: number; method: M; ok: true; result: WebviewResult<M> }
+  | { type: 'response'; seq: number; method: M; ok: false; error: ErrorPayload };
+
+/** Unsolicited messages from the host (event → data). */
+export interface WebviewNotifications {
+  runsChanged: RunSummary[];
   /** `tab`: the results tab to select for that run (e.g. 'answers' after Generate and Judge Answers); absent = keep the current tab. */
-  | { type: 'notify'; event: 'showRun'; data: { runDir: string; tab?: ResultsTab } }
-  | { type: 'notify'; event: 'progress'; data: { done: number; total: number; stage: string } }
-  | { type: 'notify'; event: 'runFinished'; data: { runDir: string | null; status: RunStatus } }
-  | { type: 'notify'; event: 'workerCrashed'; data: { message: string } }
+  showRun: { runDir: string; tab?: ResultsTab };
+  progress: { done: number; total: number; stage: string };
+  runFinished: { runDir: string | null; status: RunStatus };
+  workerCrashed: { message: string };
   /** Workspace Trust: in Restricted Mode (`trusted: false`) running is disabled; sent on attach and when trust is granted. */
-  | { type: 'notify'; event: 'trust'; data: { trusted: boolean } }
+  trust: { trusted: boolean };
   /** A one-question re-run (writeRun: false): shown in the Question tab, marked as not saved as a run. */
-  | { type: 'notify'; event: 'liveQuestion'; data: LiveQuestionData };
+  liveQuestion: LiveQuestionData;
+}
+export type WebviewEvent = keyof WebviewNotifications;
+export type WebviewNotification = {
+  [E in WebviewEvent]: { type: 'notify'; event: E; data: WebviewNotifications[E] };
+}[WebviewEvent];
+
+export type HostToWebview = WebviewResponse | WebviewNotification;
+
+/** The host's implementation of every request: one handler per method, typed by WebviewMethods. */
+export type WebviewHandlers = { [M in WebviewMethod]: (params: WebviewParams<M>) => Promise<WebviewResult<M>> | WebviewResult<M> };
+
+/**
+ * Runs `req` through `handlers` and builds its response (never throws: a handler's error becomes an
+ * `ok: false` response with the error's `code`, default `internal`, and message).
+ */
+export async function dispatchWebviewRequest(handlers: WebviewHandlers, req: WebviewRequest): Promise<WebviewResponse> {
+  return answer(handlers, req.method, req.seq, req.params);
+}
+
+async function answer<M extends WebviewMethod>(handlers: WebviewHandlers, method: M, seq: number, params: WebviewParams<M>): Promise<WebviewResponse<M>> {
+  const handler: WebviewHandlers[M] | undefined = Object.hasOwn(handlers, method) ? handlers[method] : undefined;
+  if (!handler) return { type: 'response', seq, method, ok: false, error: { code: 'bad-request', message: `unknown request method "${String(method)}"` } };
+  try {
+    const result: WebviewResult<M> = await handler(params);
+    return { type: 'response', seq, method, ok: true, result };
+  } catch (e) {
+    const code = isObj(e) && typeof e.code === 'string' ? e.code : 'internal';
+    return { type: 'response', seq, method, ok: false, error: { code, message: e instanceof Error ? e.message : String(e) } };
+  }
+}
 
 /**
  * Records of a live one-question re-run for the Question tab (nothing on disk). `question` is the
@@ -266,13 +307,12 @@ export interface LiveQuestionData {
 export function isWebviewToHost(x: unknown): x is WebviewToHost {
   return isObj(x) && (x.type === 'ready' || x.type === 'state' || (x.type === 'request' && typeof x.seq === 'number' && typeof x.method === 'string'));
 }
-/** Tabs of the results panel a `showRun` notification may select. */
-export type ResultsTab = 'ranking' | 'matrix' | 'causes' | 'tau' | 'bias' | 'answers' | 'history';
+/** Tabs of the results panel the host may select (`showRun`); the webview's tab registry (webview/tabs/registry.ts) may have more. */
+export type ResultsTab = 'ranking' | 'matrix' | 'causes' | 'tau' | 'bias' | 'answers' | 'question' | 'history';
 
 export function isHostToWebview(x: unknown): x is HostToWebview {
-  return isObj(x) && (x.type === 'response' || x.type === 'notify');
+  return isObj(x) && ((x.type === 'response' && typeof x.seq === 'number') || (x.type === 'notify' && typeof x.event === 'string'));
 }
-
 
 /**
  * Words for a progress `stage` of the grid engine (src/core/grid/engine.ts: `load`, `embed:questions`,
