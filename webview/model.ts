@@ -1,33 +1,21 @@
 /**
  * The open run as the panel shows it: configs in rank order with what each column reads, the verdict,
  * the questions in ground-truth order and a record index. Built once per loaded run (RunData identity).
- * Reads both ranking.json formats: 1 (an array of entries, the old rule) and 2 (`{spanproof: 2,
- * verdict, configs}`, SPEC §9 v2). Metric keys carry the run's real k (`hit@10` when k = 10); the
- * dominant cause comes from src/core (one definition for every surface).
+ * Reads both ranking.json formats: 1 (an array of entries, the old rule) and 2 (src/core/ranking
+ * `RankingFile`: `{spanproof: 2, verdict, configs}`, SPEC §9 v2). Metric keys and labels come from the
+ * metric registry at the run's real k (`hit@10` when k = 10); the dominant cause is src/core's.
  */
-import { dominantCause } from '../src/core/ranking';
+import { metricKey, metricLabel } from '../src/core/metrics/registry';
+import { dominantCause, type DominantCause, type RankedConfig, type RankingFile, type Verdict } from '../src/core/ranking';
 import type { ConfigResult, MeanCI, QuestionRecord, RankingEntry, ResultsFile, RunData } from '../src/shared/protocol';
 
-export type VerdictStatus = 'decisive' | 'provisional' | 'no-signal';
-
-/** ranking.json format 2 `verdict` (SPEC §11). */
-export interface VerdictView {
-  recommended: string;
-  status: VerdictStatus;
-  primaryMetric: string;
-  /** Non-inferiority margin δ (in units of the primary metric). */
-  margin: number;
-  /** Minimal detectable difference at the current number of questions. */
-  mde: number | null;
-  /** Questions needed to resolve a difference of δ (null: cannot be estimated). */
-  questionsNeeded: number | null;
-  reasons: string[];
-}
+export { metricLabel };
 
 /** One config as the ranking table and the charts read it. */
 export interface ConfigRow {
   id: string;
   rank: number;
+  /** Format 2: Q mean (what the quality order sorts by first); format 1: the old weighted score. */
   score: number | null;
   pareto: boolean;
   recommended: boolean;
@@ -36,18 +24,21 @@ export interface ConfigRow {
   q: MeanCI | null;
   mrr: number | null;
   ndcg: number | null;
-  /** Paired 95% CI of (this − best); v1 runs: results.json `vsTop`. */
+  /** Paired 95% CI of (this − best); format 1: results.json `vsTop` (against its own quality top). */
   diffVsBest: MeanCI | null;
-  /** Holm-adjusted p-value of "worse than the best" (format 2 only). */
+  /** Holm-adjusted p-value of the difference to the best (format 2; null for the best). */
   pHolm: number | null;
-  /** The lower CI bound of (this − best) ≥ −δ (format 2 only). */
+  /** CI lower bound of (this − best) ≥ −δ (format 2 only). */
   nonInferior: boolean | null;
-  /** Significantly different from the best (Holm-adjusted in format 2; unadjusted `vsTop` in format 1). */
+  /** Significantly worse than the best (Holm-adjusted in format 2; unadjusted `vsTop` in format 1). */
   significant: boolean | null;
-  contextChars: number;
-  contextTokens: number | null;
+  best: boolean;
+  /** Mean context at k and its unit (format 2: the verdict's deterministic cost; format 1: characters or tokens). */
+  context: { value: number; unit: 'tokens' | 'characters' };
+  /** Deterministic compute cost per query (format 2: Σ passes × parameters / 10⁶). */
+  compute: number | null;
   latencyMs: number | null;
-  dominant: { cause: string; count: number; misses: number } | null;
+  dominant: DominantCause | null;
   c: ConfigResult;
 }
 
@@ -64,7 +55,8 @@ export interface RunModel {
   /** Per-record coverage key at the run's k. */
   coverageKey: string;
   ndcgKey: string;
-  verdict: VerdictView | null;
+  /** ranking.json format 2 `verdict` (null for format 1). */
+  verdict: Verdict | null;
   /** In rank order. */
   rows: ConfigRow[];
   /** Question ids in ground-truth order (evidence.json), then any others that have records. */
@@ -73,58 +65,57 @@ export interface RunModel {
   record(question: string, config: string): QuestionRecord | undefined;
 }
 
-/** Human label of a metric key (`mrr` → MRR, `ndcg@10` → nDCG@10; others as written). */
-export function metricLabel(key: string): string {
-  if (key === 'mrr') return 'MRR';
-  if (key.startsWith('ndcg@')) return `nDCG@${key.slice(5)}`;
-  return key;
-}
-
-interface RankingV2Config {
-  id: string;
-  rank: number;
-  score: number;
-  pareto: boolean;
-  explanation: string;
-  diffVsBest?: MeanCI | null;
-  pHolm?: number | null;
-  nonInferior?: boolean | null;
-  latencyMs?: number | null;
-}
-interface RankingV2 {
-  spanproof: 2;
-  verdict: VerdictView;
-  configs: RankingV2Config[];
-}
-
-function isRankingV2(x: unknown): x is RankingV2 {
+function isRankingV2(x: unknown): x is RankingFile {
   const o = x as { spanproof?: unknown; configs?: unknown; verdict?: unknown } | null;
   return !!o && !Array.isArray(o) && o.spanproof === 2 && Array.isArray(o.configs) && typeof o.verdict === 'object';
 }
 
-const ALPHA = 0.05;
-
-function rowOf(c: ConfigResult, primary: string, ndcgKey: string, v1: RankingEntry | undefined, v2: RankingV2Config | undefined, recommended: string | null): ConfigRow {
+function rowV2(c: ConfigResult, r: RankedConfig, primary: string): ConfigRow {
   const metrics = c.metrics as Record<string, MeanCI | undefined>;
-  const pHolm = v2?.pHolm ?? null;
-  const diff = v2 ? (v2.diffVsBest ?? null) : (c.vsTop?.diff ?? null);
   return {
     id: c.id,
-    rank: v2?.rank ?? v1?.rank ?? c.rank,
-    score: v2?.score ?? v1?.score ?? null,
-    pareto: v2?.pareto ?? v1?.pareto ?? false,
-    recommended: recommended === c.id,
-    explanation: v2?.explanation ?? v1?.explanation ?? c.explanation,
+    rank: r.rank,
+    score: r.score,
+    pareto: r.pareto,
+    recommended: r.recommended,
+    explanation: r.explanation,
+    q: r.quality ?? metrics[primary] ?? null,
+    mrr: r.mrr,
+    ndcg: r.ndcg,
+    diffVsBest: { mean: r.diffVsBest.mean, lo: r.diffVsBest.lo, hi: r.diffVsBest.hi },
+    pHolm: r.pHolm,
+    nonInferior: r.nonInferior,
+    significant: r.best ? null : r.significantlyWorse,
+    best: r.best,
+    context: { value: r.cost.context, unit: r.cost.contextUnit },
+    compute: r.cost.compute,
+    latencyMs: r.latency?.medianMs ?? null,
+    dominant: r.dominantCause !== undefined ? r.dominantCause : dominantCause(c.causes),
+    c,
+  };
+}
+
+function rowV1(c: ConfigResult, e: RankingEntry | undefined, primary: string, ndcgKey: string): ConfigRow {
+  const metrics = c.metrics as Record<string, MeanCI | undefined>;
+  const diff = c.vsTop?.diff ?? null;
+  return {
+    id: c.id,
+    rank: e?.rank ?? c.rank,
+    score: e?.score ?? null,
+    pareto: e?.pareto ?? false,
+    recommended: e?.recommended ?? false,
+    explanation: e?.explanation ?? c.explanation,
     q: metrics[primary] ?? null,
     mrr: metrics.mrr?.mean ?? null,
     ndcg: metrics[ndcgKey]?.mean ?? null,
     diffVsBest: diff ? { mean: diff.mean, lo: diff.lo, hi: diff.hi } : null,
-    pHolm,
-    nonInferior: v2?.nonInferior ?? null,
-    significant: v2 ? (pHolm === null ? null : pHolm < ALPHA) : (c.vsTop?.significant ?? null),
-    contextChars: c.contextChars,
-    contextTokens: c.contextTokens ?? null,
-    latencyMs: v2?.latencyMs ?? v1?.latencyMs ?? null,
+    pHolm: null,
+    nonInferior: null,
+    significant: c.vsTop?.significant ?? null,
+    best: c.vsTop === null,
+    context: c.contextTokens !== undefined ? { value: c.contextTokens, unit: 'tokens' } : { value: c.contextChars, unit: 'characters' },
+    compute: null,
+    latencyMs: e?.latencyMs ?? null,
     dominant: dominantCause(c.causes),
     c,
   };
@@ -135,12 +126,16 @@ function build(data: RunData, results: ResultsFile): RunModel {
   const v2 = isRankingV2(raw) ? raw : null;
   const v1 = !v2 && Array.isArray(raw) ? (raw as RankingEntry[]) : null;
   const k = results.k;
-  const primary = v2?.verdict.primaryMetric ?? results.primaryMetric ?? `hit@${k}`;
-  const ndcgKey = `ndcg@${k}`;
-  const recommended = v2?.verdict.recommended ?? v1?.find((r) => r.recommended)?.id ?? null;
+  const primary = v2?.verdict.primaryMetric ?? results.primaryMetric;
+  const ndcgKey = metricKey('ndcg', k);
   const byId1 = new Map((v1 ?? []).map((r) => [r.id, r] as const));
   const byId2 = new Map((v2?.configs ?? []).map((r) => [r.id, r] as const));
-  const rows = results.configs.map((c) => rowOf(c, primary, ndcgKey, byId1.get(c.id), byId2.get(c.id), recommended)).sort((a, b) => a.rank - b.rank || (a.id < b.id ? -1 : 1));
+  const rows = results.configs
+    .map((c) => {
+      const r2 = byId2.get(c.id);
+      return r2 ? rowV2(c, r2, primary) : rowV1(c, byId1.get(c.id), primary, ndcgKey);
+    })
+    .sort((a, b) => a.rank - b.rank || (a.id < b.id ? -1 : 1));
   const index = new Map(data.questions.map((r) => [`${r.question}\u0000${r.config}`, r] as const));
   const withRecords = new Set(data.questions.map((r) => r.question));
   const gtOrder = (data.evidence?.questions ?? []).map((q) => q.id).filter((id) => withRecords.has(id));
@@ -151,8 +146,8 @@ function build(data: RunData, results: ResultsFile): RunModel {
     format: v2 ? 2 : v1 ? 1 : null,
     k,
     primary,
-    hitKey: `hit@${k}`,
-    coverageKey: `coverage@${k}`,
+    hitKey: metricKey('hit', k),
+    coverageKey: metricKey('coverage', k),
     ndcgKey,
     verdict: v2?.verdict ?? null,
     rows,

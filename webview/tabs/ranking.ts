@@ -33,8 +33,7 @@ const ciBar = (q: ConfigRow['q']) =>
       ></span>`
     : nothing;
 
-const nonInferiorCell = (r: ConfigRow, m: RunModel) =>
-  r.nonInferior === null ? '—' : r.id === m.rows[0]?.id ? 'best' : r.nonInferior ? html`<span class="hit">✓ yes</span>` : '✗ no';
+const nonInferiorCell = (r: ConfigRow) => (r.nonInferior === null ? '—' : r.best ? 'best' : r.nonInferior ? html`<span class="hit">✓ yes</span>` : '✗ no');
 
 const COLUMNS: Column[] = [
   { key: 'rank', label: () => 'Rank', value: (r) => r.rank, cell: (r) => r.rank, num: true },
@@ -43,7 +42,7 @@ const COLUMNS: Column[] = [
     label: () => 'Config',
     value: (r) => r.id,
     cell: (r) =>
-      html`<code>${r.id}</code>${r.pareto ? html`<span class="pareto" title="On the Pareto front (quality vs cost)"> ◆ Pareto</span>` : nothing}${r.recommended
+      html`<code>${r.id}</code>${r.pareto ? html`<span class="pareto" title="On the Pareto front"> ◆ Pareto</span>` : nothing}${r.recommended
         ? html`<span class="rec"> ★ recommended</span>`
         : nothing}`,
   },
@@ -76,13 +75,21 @@ const COLUMNS: Column[] = [
   { key: 'ndcg', label: (m) => metricLabel(m.ndcgKey), value: (r) => r.ndcg, cell: (r) => fmt(r.ndcg), num: true },
   {
     key: 'context',
-    label: (m) => (m.rows.every((r) => r.contextTokens !== null) ? 'Context tokens' : 'Context chars'),
-    value: (r) => r.contextTokens ?? r.contextChars,
-    cell: (r) => Math.round(r.contextTokens ?? r.contextChars),
+    label: (m) => (m.rows.every((r) => r.context.unit === 'tokens') ? 'Context tokens' : m.rows.every((r) => r.context.unit === 'characters') ? 'Context chars' : 'Context'),
+    value: (r) => r.context.value,
+    cell: (r) => html`<span title=${`mean context at k, in ${r.context.unit}`}>${Math.round(r.context.value)}</span>`,
     num: true,
   },
+  {
+    key: 'compute',
+    label: () => 'Compute',
+    value: (r) => r.compute,
+    cell: (r) => html`<span title="deterministic compute per query: model passes × parameters / 10⁶">${fmt(r.compute, 1)}</span>`,
+    num: true,
+    available: (m) => m.rows.some((r) => r.compute !== null),
+  },
   { key: 'latency', label: () => 'Latency ms', value: (r) => r.latencyMs, cell: (r) => fmt(r.latencyMs, 1), num: true, available: (m) => m.rows.some((r) => r.latencyMs !== null) },
-  { key: 'score', label: () => 'Score', value: (r) => r.score, cell: (r) => fmt(r.score), num: true, available: (m) => m.rows.some((r) => r.score !== null) },
+  { key: 'score', label: (m) => (m.format === 2 ? `Score (${metricLabel(m.primary)})` : 'Score'), value: (r) => r.score, cell: (r) => fmt(r.score), num: true, available: (m) => m.rows.some((r) => r.score !== null) },
   {
     key: 'cause',
     label: () => 'Dominant miss cause',
@@ -123,7 +130,7 @@ const chartConfig = memoLast((m: RunModel, _theme: number) => {
 });
 
 function orderNote(m: RunModel): string {
-  if (m.format === 2) return `Rank is the quality order: ${metricLabel(m.primary)}, then MRR, ${metricLabel(m.ndcgKey)}, deterministic cost, then id.`;
+  if (m.format === 2) return `Rank is the quality order: ${metricLabel(m.primary)}, then MRR, ${metricLabel(m.ndcgKey)}, deterministic cost (context + compute), then id.`;
   return 'Rank is the weighted-score order of the old rule (a format-1 run: score = quality − latency − context, normalised).';
 }
 
@@ -191,7 +198,7 @@ export const rankingTab: TabModule = {
     const m = ctx.m;
     if (!m) return html`<p>This run has no results.</p>`;
     return html`${verdictView(m)}
-      <p class="muted">◆ = Pareto front (quality vs cost). Enter or click a row for its explanation; arrow keys move between rows.</p>
+      <p class="muted">◆ = Pareto front (quality vs ${m.format === 2 ? 'context cost vs compute cost' : 'latency vs context'}). Enter or click a row for its explanation; arrow keys move between rows.</p>
       <sp-chart class="chart tall" .config=${chartConfig(m, ctx.s.theme)} .label=${`${metricLabel(m.primary)} with 95% confidence interval per config, in rank order`}></sp-chart>
       ${table(ctx, m)}`;
   },

@@ -1,28 +1,27 @@
 /**
  * The results panel's view of a run (webview/model.ts), on a real run at k = 10 written by the grid
- * (the e2e workspace: 20 FastAPI-docs questions; BM25 only, so no model is loaded): per-record keys at the run's k, rows in the
- * ranking's order with its scores, the dominant cause from src/core, questions in ground-truth order;
+ * (the e2e workspace: 20 FastAPI-docs questions; BM25 only, so no model is loaded): per-record
+ * keys at the run's k, rows in the ranking's order with its scores, the dominant cause from src/core, questions in ground-truth order;
  * and on the same run with a hand-written ranking.json format 2 (SPEC §11): verdict, Holm-adjusted
- * significance, non-inferiority, the plain-words sentence.
+ * significance, non-inferiority, cost.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { runGrid } from '../../../src/core/grid';
 import { readRun } from '../../../src/core/runs';
-import { dominantCause } from '../../../src/core/ranking';
+import { dominantCause, type RankingFile } from '../../../src/core/ranking';
 import type { RankingEntry, RunData } from '../../../src/shared/protocol';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { FIXTURES, REPO } from '../../helpers/paths';
 import { smallSettings, tmp } from '../../helpers/grid';
 import { metricLabel, recordValue, runModel } from '../../../webview/model';
-import { verdictWords } from '../../../webview/tabs/verdict';
 
 let cached: RunData | undefined;
 async function runAtK10(): Promise<RunData> {
   if (cached) return cached;
   const root = tmp('wv-model');
-  const settings = smallSettings({ chunkers: ['heading', 'fixed'], retrievers: ['bm25'], rerank: [false], k: 10, poolSize: 20 });
+  const settings = smallSettings({ chunkers: ['heading', 'fixed', 'recursive', 'sentence'], retrievers: ['bm25'], rerank: [false], k: 10, poolSize: 20 });
   const ws = join(FIXTURES, 'e2e', 'workspace');
   const r = await runGrid({ workspace: ws, groundTruthFile: join(ws, '.spanproof', 'groundtruth.json'), settings, runsRoot: join(root, 'runs'), cacheDir: join(root, 'cache') });
   cached = readRun(r.runDir!);
@@ -64,50 +63,42 @@ test('format 1: rows follow ranking.json (rank, score, recommended), dominant ca
   assert.strictEqual(runModel(data), m, 'built once per loaded run');
 });
 
-test('the dominant cause: most misses, CAUSES order on ties, with the miss total', () => {
-  // Hand-checked: chunker-degraded and retriever-missed both have 2; chunker-degraded comes first in CAUSES.
-  assert.deepEqual(dominantCause({ 'retriever-missed': 2, 'chunker-degraded': 2, 'ranked-too-low': 1 }), { cause: 'chunker-degraded', count: 2, misses: 5 });
-  assert.equal(dominantCause({ 'chunker-destroyed': 0 }), null);
-});
-
-test('format 2: verdict, rank order, Holm significance and non-inferiority come from ranking.json', async () => {
+test('format 2: verdict, rank order, Holm significance, non-inferiority, cost and dominant cause come from ranking.json', async () => {
   const data = await runAtK10();
   const ids = runModel(data)!.rows.map((r) => r.id);
-  // A hand-written format-2 ranking in the reverse order of the format-1 one, so the order must come from it.
+  // A hand-written format-2 ranking (typed as src/core/ranking's RankingFile) in the reverse order of
+  // the format-1 one, so the order must come from it.
   const order = [...ids].reverse();
-  const v2 = {
-    spanproof: 2,
-    verdict: { recommended: order[1], status: 'provisional', primaryMetric: 'hit@10', margin: 0.05, mde: 0.21, questionsNeeded: 60, reasons: ['fewer than 30 questions'] },
+  const verdict: RankingFile['verdict'] = {
+    recommended: order[1], best: order[0], status: 'provisional', primaryMetric: 'hit@10', margin: 0.05, mde: 0.21, questionsNeeded: 60,
+    reasons: ['20 questions scored; a decisive verdict needs at least 30'], summary: 'Provisional: 20 questions cannot tell these 2 configs apart.',
+    questions: 20, configs: order.length, tied: order.slice(0, 2), unresolved: [], alpha: 0.05, power: 0.8, dependsOnTimings: false,
+  };
+  const file: RankingFile = {
+    spanproof: 2, primaryMetric: 'hit@10', k: 10, verdict,
     configs: order.map((id, i) => ({
-      id,
-      rank: i + 1,
-      score: 1 - i / 10,
-      pareto: i === 0,
-      explanation: `explained ${id}`,
-      diffVsBest: i === 0 ? { mean: 0, lo: 0, hi: 0 } : { mean: -0.1, lo: -0.14, hi: -0.06 },
-      pHolm: i === 0 ? null : i === 1 ? 0.2 : 0.01,
-      nonInferior: i <= 1,
+      id, rank: i + 1, score: 0.9 - i / 10, pareto: i === 0, explanation: `explained ${id}`,
+      diffVsBest: i === 0 ? { mean: 0, lo: 0, hi: 0, se: 0 } : { mean: -0.1, lo: -0.14, hi: -0.06, se: 0.02 },
+      p: i === 0 ? null : 0.01, pHolm: i === 0 ? null : i === 1 ? 0.2 : 0.01, significantlyWorse: i >= 2, nonInferior: i <= 1,
+      recommended: i === 1, best: i === 0, quality: { mean: 0.9 - i / 10, lo: 0.5, hi: 1 }, mrr: 0.5, ndcg: 0.6,
+      cost: { context: 100 + i, contextUnit: 'tokens', queryEmbeddings: 0, rerankPasses: 0, compute: 0, total: 100 + i },
+      causes: { 'retriever-missed': i }, dominantCause: i === 0 ? null : { cause: 'retriever-missed', count: i, misses: i, advice: 'a' },
     })),
   };
-  const m = runModel({ ...data, ranking: v2 as unknown as RankingEntry[] })!;
+  const m = runModel({ ...data, ranking: file as unknown as RankingEntry[] })!;
   assert.equal(m.format, 2);
   assert.equal(m.primary, 'hit@10');
-  assert.deepEqual(m.verdict, v2.verdict);
+  assert.strictEqual(m.verdict, verdict);
   assert.deepEqual(m.rows.map((r) => r.id), order);
   assert.deepEqual(m.rows.map((r) => r.recommended), order.map((_, i) => i === 1));
   assert.deepEqual(m.rows.map((r) => r.significant), order.map((_, i) => (i === 0 ? null : i >= 2)));
+  assert.deepEqual(m.rows.map((r) => r.pHolm), file.configs.map((c) => c.pHolm));
   assert.deepEqual(m.rows.map((r) => r.nonInferior), order.map((_, i) => i <= 1));
   assert.deepEqual(m.rows[1].diffVsBest, { mean: -0.1, lo: -0.14, hi: -0.06 });
+  assert.deepEqual(m.rows[2].context, { value: 102, unit: 'tokens' });
   assert.equal(m.rows[1].explanation, `explained ${order[1]}`);
-  assert.equal(m.rows[0].q, m.rows[0].c.metrics['hit@10']);
-});
-
-test('the verdict in plain words', () => {
-  const v = { recommended: 'heading/bm25/none', status: 'provisional' as const, primaryMetric: 'hit@5', margin: 0.05, mde: 0.21, questionsNeeded: 60, reasons: [] };
-  assert.equal(verdictWords(v, 15, 21), '15 questions cannot yet tell these 21 configs apart in hit@5; about 60 would resolve a 0.05 difference (45 more). Treat the recommendation as provisional.');
-  assert.equal(verdictWords({ ...v, questionsNeeded: null }, 15, 21), '15 questions cannot yet tell these 21 configs apart in hit@5. Treat the recommendation as provisional.');
-  assert.equal(verdictWords({ ...v, status: 'decisive' }, 45, 30), '45 questions decide it: heading/bm25/none is shown to be within 0.05 of the best in hit@5.');
-  assert.equal(verdictWords({ ...v, status: 'no-signal' }, 1, 30), 'Every config scores the same hit@5 on each of the 1 question: this run cannot tell the 30 configs apart. Questions that some configs miss would.');
+  assert.deepEqual(m.rows[1].q, { mean: 0.8, lo: 0.5, hi: 1 });
+  assert.deepEqual(m.rows.map((r) => r.dominant?.count ?? 0), order.map((_, i) => i), 'the per-config dominantCause field of ranking.json');
 });
 
 test('no file of the panel reads a metric at a hard-coded cutoff of 5', () => {
