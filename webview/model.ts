@@ -1,12 +1,12 @@
 /**
  * The open run as the panel shows it: configs in rank order with what each column reads, the verdict,
  * the questions in ground-truth order and a record index. Built once per loaded run (RunData identity).
- * Reads both ranking.json formats: 1 (an array of entries, the old rule) and 2 (src/core/ranking
- * `RankingFile`: `{spanproof: 2, verdict, configs}`, SPEC §9 v2). Metric keys and labels come from the
+ * Reads both ranking.json formats as src/core/ranking `rankingView` gives them (RunData.ranking,
+ * .verdict, .rankingFormat): 1 (older runs, the weighted-score rule) and 2 (SPEC §9 v2). Metric keys and labels come from the
  * metric registry at the run's real k (`hit@10` when k = 10); the dominant cause is src/core's.
  */
 import { metricKey, metricLabel } from '../src/core/metrics/registry';
-import { dominantCause, type DominantCause, type RankedConfig, type RankingFile, type Verdict } from '../src/core/ranking';
+import { dominantCause, type DominantCause, type Verdict } from '../src/core/ranking';
 import type { ConfigResult, MeanCI, QuestionRecord, RankingEntry, ResultsFile, RunData } from '../src/shared/protocol';
 
 export { metricLabel };
@@ -65,39 +65,11 @@ export interface RunModel {
   record(question: string, config: string): QuestionRecord | undefined;
 }
 
-function isRankingV2(x: unknown): x is RankingFile {
-  const o = x as { spanproof?: unknown; configs?: unknown; verdict?: unknown } | null;
-  return !!o && !Array.isArray(o) && o.spanproof === 2 && Array.isArray(o.configs) && typeof o.verdict === 'object';
-}
-
-function rowV2(c: ConfigResult, r: RankedConfig, primary: string): ConfigRow {
+/** One row from results.json's config and its ranking entry (format 2 entries carry the verdict's keys). */
+function rowOf(c: ConfigResult, e: RankingEntry | undefined, primary: string, ndcgKey: string): ConfigRow {
   const metrics = c.metrics as Record<string, MeanCI | undefined>;
-  return {
-    id: c.id,
-    rank: r.rank,
-    score: r.score,
-    pareto: r.pareto,
-    recommended: r.recommended,
-    explanation: r.explanation,
-    q: r.quality ?? metrics[primary] ?? null,
-    mrr: r.mrr,
-    ndcg: r.ndcg,
-    diffVsBest: { mean: r.diffVsBest.mean, lo: r.diffVsBest.lo, hi: r.diffVsBest.hi },
-    pHolm: r.pHolm,
-    nonInferior: r.nonInferior,
-    significant: r.best ? null : r.significantlyWorse,
-    best: r.best,
-    context: { value: r.cost.context, unit: r.cost.contextUnit },
-    compute: r.cost.compute,
-    latencyMs: r.latency?.medianMs ?? null,
-    dominant: r.dominantCause !== undefined ? r.dominantCause : dominantCause(c.causes),
-    c,
-  };
-}
-
-function rowV1(c: ConfigResult, e: RankingEntry | undefined, primary: string, ndcgKey: string): ConfigRow {
-  const metrics = c.metrics as Record<string, MeanCI | undefined>;
-  const diff = c.vsTop?.diff ?? null;
+  const v2 = e?.diffVsBest !== undefined;
+  const diff = v2 ? e.diffVsBest! : (c.vsTop?.diff ?? null);
   return {
     id: c.id,
     rank: e?.rank ?? c.rank,
@@ -105,37 +77,30 @@ function rowV1(c: ConfigResult, e: RankingEntry | undefined, primary: string, nd
     pareto: e?.pareto ?? false,
     recommended: e?.recommended ?? false,
     explanation: e?.explanation ?? c.explanation,
-    q: metrics[primary] ?? null,
-    mrr: metrics.mrr?.mean ?? null,
-    ndcg: metrics[ndcgKey]?.mean ?? null,
+    q: e?.quality ?? metrics[primary] ?? null,
+    mrr: e?.mrr ?? metrics.mrr?.mean ?? null,
+    ndcg: e?.ndcg ?? metrics[ndcgKey]?.mean ?? null,
     diffVsBest: diff ? { mean: diff.mean, lo: diff.lo, hi: diff.hi } : null,
-    pHolm: null,
-    nonInferior: null,
-    significant: c.vsTop?.significant ?? null,
-    best: c.vsTop === null,
-    context: c.contextTokens !== undefined ? { value: c.contextTokens, unit: 'tokens' } : { value: c.contextChars, unit: 'characters' },
-    compute: null,
+    pHolm: v2 ? (e.pHolm ?? null) : null,
+    nonInferior: v2 ? (e.nonInferior ?? null) : null,
+    significant: v2 ? (e.best ? null : (e.significantlyWorse ?? null)) : (c.vsTop?.significant ?? null),
+    best: v2 ? e.best === true : c.vsTop === null,
+    context: e?.cost ? { value: e.cost.context, unit: e.cost.contextUnit } : c.contextTokens !== undefined ? { value: c.contextTokens, unit: 'tokens' } : { value: c.contextChars, unit: 'characters' },
+    compute: e?.cost ? e.cost.compute : null,
     latencyMs: e?.latencyMs ?? null,
-    dominant: dominantCause(c.causes),
+    // Format 2 carries the dominant cause (null = no misses); format 1 did not.
+    dominant: e?.dominantCause !== undefined ? e.dominantCause : dominantCause(c.causes),
     c,
   };
 }
 
 function build(data: RunData, results: ResultsFile): RunModel {
-  const raw: unknown = data.ranking;
-  const v2 = isRankingV2(raw) ? raw : null;
-  const v1 = !v2 && Array.isArray(raw) ? (raw as RankingEntry[]) : null;
   const k = results.k;
-  const primary = v2?.verdict.primaryMetric ?? results.primaryMetric;
+  const verdict = data.verdict ?? null;
+  const primary = verdict?.primaryMetric ?? results.primaryMetric;
   const ndcgKey = metricKey('ndcg', k);
-  const byId1 = new Map((v1 ?? []).map((r) => [r.id, r] as const));
-  const byId2 = new Map((v2?.configs ?? []).map((r) => [r.id, r] as const));
-  const rows = results.configs
-    .map((c) => {
-      const r2 = byId2.get(c.id);
-      return r2 ? rowV2(c, r2, primary) : rowV1(c, byId1.get(c.id), primary, ndcgKey);
-    })
-    .sort((a, b) => a.rank - b.rank || (a.id < b.id ? -1 : 1));
+  const entries = new Map((data.ranking ?? []).map((r) => [r.id, r] as const));
+  const rows = results.configs.map((c) => rowOf(c, entries.get(c.id), primary, ndcgKey)).sort((a, b) => a.rank - b.rank || (a.id < b.id ? -1 : 1));
   const index = new Map(data.questions.map((r) => [`${r.question}\u0000${r.config}`, r] as const));
   const withRecords = new Set(data.questions.map((r) => r.question));
   const gtOrder = (data.evidence?.questions ?? []).map((q) => q.id).filter((id) => withRecords.has(id));
@@ -143,13 +108,13 @@ function build(data: RunData, results: ResultsFile): RunModel {
   return {
     data,
     results,
-    format: v2 ? 2 : v1 ? 1 : null,
+    format: data.rankingFormat ?? (data.ranking ? 1 : null),
     k,
     primary,
     hitKey: metricKey('hit', k),
     coverageKey: metricKey('coverage', k),
     ndcgKey,
-    verdict: v2?.verdict ?? null,
+    verdict,
     rows,
     questionIds: [...new Set([...gtOrder, ...withRecords])],
     questionText: (id) => texts.get(id) ?? id,

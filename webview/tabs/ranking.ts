@@ -52,7 +52,7 @@ const COLUMNS: Column[] = [
     // Format 1: results.json `vsTop`, against its own quality-rank top (which may not be rank 1 of the old weighted order).
     label: (m) => (m.format === 2 ? 'Δ vs best (95% CI)' : `Δ vs ${m.rows.find((r) => r.c.vsTop)?.c.vsTop?.top ?? 'top'} (95% CI)`),
     value: (r) => r.diffVsBest?.mean ?? null,
-    cell: (r) => html`<span class=${r.significant ? 'down' : ''}>${fmtCI(r.diffVsBest, true)}</span>`,
+    cell: (r) => (r.best ? 'best' : html`<span class=${r.significant ? 'down' : ''}>${fmtCI(r.diffVsBest, true)}</span>`),
     num: true,
     available: (m) => m.rows.some((r) => r.diffVsBest),
   },
@@ -88,7 +88,15 @@ const COLUMNS: Column[] = [
     num: true,
     available: (m) => m.rows.some((r) => r.compute !== null),
   },
-  { key: 'latency', label: () => 'Latency ms', value: (r) => r.latencyMs, cell: (r) => fmt(r.latencyMs, 1), num: true, available: (m) => m.rows.some((r) => r.latencyMs !== null) },
+  {
+    key: 'latency',
+    label: () => 'Latency ms',
+    value: (r) => r.latencyMs,
+    // Format 2: the measured median, reported but not part of the (deterministic) verdict.
+    cell: (r, m) => html`<span title=${m.format === 2 ? 'measured median per query; not part of the verdict' : 'median per query'}>${fmt(r.latencyMs, 1)}</span>`,
+    num: true,
+    available: (m) => m.rows.some((r) => r.latencyMs !== null),
+  },
   { key: 'score', label: (m) => (m.format === 2 ? `Score (${metricLabel(m.primary)})` : 'Score'), value: (r) => r.score, cell: (r) => fmt(r.score), num: true, available: (m) => m.rows.some((r) => r.score !== null) },
   {
     key: 'cause',

@@ -1,9 +1,8 @@
 /**
  * The results panel's view of a run (webview/model.ts), on a real run at k = 10 written by the grid
- * (the e2e workspace: 20 FastAPI-docs questions; BM25 only, so no model is loaded): per-record
- * keys at the run's k, rows in the ranking's order with its scores, the dominant cause from src/core, questions in ground-truth order;
- * and on the same run with a hand-written ranking.json format 2 (SPEC §11): verdict, Holm-adjusted
- * significance, non-inferiority, cost.
+ * (the e2e workspace: 20 FastAPI-docs questions; BM25 only, so no model is loaded): per-record keys at
+ * the run's k; ranking.json format 2 as the grid wrote it (verdict, order, Holm, non-inferiority, cost,
+ * dominant cause); and the same run with a format-1 ranking.json, as older Spanproof wrote it.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -12,7 +11,7 @@ import { runGrid } from '../../../src/core/grid';
 import { readRun } from '../../../src/core/runs';
 import { dominantCause, type RankingFile } from '../../../src/core/ranking';
 import type { RankingEntry, RunData } from '../../../src/shared/protocol';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { cpSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { FIXTURES, REPO } from '../../helpers/paths';
 import { smallSettings, tmp } from '../../helpers/grid';
 import { metricLabel, recordValue, runModel } from '../../../webview/model';
@@ -47,58 +46,46 @@ test('a k = 10 run: the panel reads hit@10 / coverage@10 / ndcg@10, never the @5
   for (const row of m.rows) assert.equal(row.ndcg, row.c.metrics['ndcg@10'].mean);
 });
 
-test('format 1: rows follow ranking.json (rank, score, recommended), dominant cause from src/core, questions in ground-truth order', async () => {
+test('format 2 (the grid writes it): verdict, rank order, Holm significance, non-inferiority, cost and dominant cause from ranking.json', async () => {
   const data = await runAtK10();
+  const file = JSON.parse(readFileSync(join(data.run.runDir, 'ranking.json'), 'utf8')) as RankingFile;
+  assert.equal(file.spanproof, 2);
   const m = runModel(data)!;
-  assert.equal(m.format, 1);
-  assert.equal(m.verdict, null);
-  const ranking = [...(data.ranking as RankingEntry[])].sort((a, b) => a.rank - b.rank);
-  assert.deepEqual(
-    m.rows.map((r) => [r.id, r.rank, r.score, r.recommended]),
-    ranking.map((e) => [e.id, e.rank, e.score, e.recommended]),
-  );
-  for (const row of m.rows) assert.deepEqual(row.dominant, dominantCause(row.c.causes));
+  assert.equal(m.format, 2);
+  assert.deepEqual(m.verdict, file.verdict);
+  assert.equal(m.primary, 'hit@10', 'the default primary metric hit@k at k = 10');
+  assert.deepEqual(m.rows.map((r) => r.id), file.configs.map((c) => c.id));
+  assert.deepEqual(m.rows.map((r) => [r.rank, r.score, r.recommended, r.best, r.pareto]), file.configs.map((c) => [c.rank, c.score, c.recommended, c.best, c.pareto]));
+  assert.deepEqual(m.rows.map((r) => r.pHolm), file.configs.map((c) => c.pHolm));
+  assert.deepEqual(m.rows.map((r) => r.nonInferior), file.configs.map((c) => c.nonInferior));
+  assert.deepEqual(m.rows.map((r) => r.significant), file.configs.map((c) => (c.best ? null : c.significantlyWorse)));
+  assert.deepEqual(m.rows.map((r) => r.diffVsBest), file.configs.map((c) => ({ mean: c.diffVsBest.mean, lo: c.diffVsBest.lo, hi: c.diffVsBest.hi })));
+  assert.deepEqual(m.rows.map((r) => r.context), file.configs.map((c) => ({ value: c.cost.context, unit: c.cost.contextUnit })));
+  assert.deepEqual(m.rows.map((r) => r.dominant), file.configs.map((c) => c.dominantCause));
+  assert.deepEqual(m.rows.map((r) => r.explanation), file.configs.map((c) => c.explanation));
   assert.deepEqual(m.questionIds, data.evidence!.questions.map((q) => q.id));
   assert.equal(m.questionText(m.questionIds[0]), data.evidence!.questions[0].question);
   assert.strictEqual(runModel(data), m, 'built once per loaded run');
 });
 
-test('format 2: verdict, rank order, Holm significance, non-inferiority, cost and dominant cause come from ranking.json', async () => {
+test('format 1 (a run of an older Spanproof): its ranking.json array is read, no verdict, significance from results.json vsTop', async () => {
   const data = await runAtK10();
-  const ids = runModel(data)!.rows.map((r) => r.id);
-  // A hand-written format-2 ranking (typed as src/core/ranking's RankingFile) in the reverse order of
-  // the format-1 one, so the order must come from it.
-  const order = [...ids].reverse();
-  const verdict: RankingFile['verdict'] = {
-    recommended: order[1], best: order[0], status: 'provisional', primaryMetric: 'hit@10', margin: 0.05, mde: 0.21, questionsNeeded: 60,
-    reasons: ['20 questions scored; a decisive verdict needs at least 30'], summary: 'Provisional: 20 questions cannot tell these 2 configs apart.',
-    questions: 20, configs: order.length, tied: order.slice(0, 2), unresolved: [], alpha: 0.05, power: 0.8, dependsOnTimings: false,
-  };
-  const file: RankingFile = {
-    spanproof: 2, primaryMetric: 'hit@10', k: 10, verdict,
-    configs: order.map((id, i) => ({
-      id, rank: i + 1, score: 0.9 - i / 10, pareto: i === 0, explanation: `explained ${id}`,
-      diffVsBest: i === 0 ? { mean: 0, lo: 0, hi: 0, se: 0 } : { mean: -0.1, lo: -0.14, hi: -0.06, se: 0.02 },
-      p: i === 0 ? null : 0.01, pHolm: i === 0 ? null : i === 1 ? 0.2 : 0.01, significantlyWorse: i >= 2, nonInferior: i <= 1,
-      recommended: i === 1, best: i === 0, quality: { mean: 0.9 - i / 10, lo: 0.5, hi: 1 }, mrr: 0.5, ndcg: 0.6,
-      cost: { context: 100 + i, contextUnit: 'tokens', queryEmbeddings: 0, rerankPasses: 0, compute: 0, total: 100 + i },
-      causes: { 'retriever-missed': i }, dominantCause: i === 0 ? null : { cause: 'retriever-missed', count: i, misses: i, advice: 'a' },
-    })),
-  };
-  const m = runModel({ ...data, ranking: file as unknown as RankingEntry[] })!;
-  assert.equal(m.format, 2);
-  assert.equal(m.primary, 'hit@10');
-  assert.strictEqual(m.verdict, verdict);
-  assert.deepEqual(m.rows.map((r) => r.id), order);
-  assert.deepEqual(m.rows.map((r) => r.recommended), order.map((_, i) => i === 1));
-  assert.deepEqual(m.rows.map((r) => r.significant), order.map((_, i) => (i === 0 ? null : i >= 2)));
-  assert.deepEqual(m.rows.map((r) => r.pHolm), file.configs.map((c) => c.pHolm));
-  assert.deepEqual(m.rows.map((r) => r.nonInferior), order.map((_, i) => i <= 1));
-  assert.deepEqual(m.rows[1].diffVsBest, { mean: -0.1, lo: -0.14, hi: -0.06 });
-  assert.deepEqual(m.rows[2].context, { value: 102, unit: 'tokens' });
-  assert.equal(m.rows[1].explanation, `explained ${order[1]}`);
-  assert.deepEqual(m.rows[1].q, { mean: 0.8, lo: 0.5, hi: 1 });
-  assert.deepEqual(m.rows.map((r) => r.dominant?.count ?? 0), order.map((_, i) => i), 'the per-config dominantCause field of ranking.json');
+  // The shape format 1 wrote (weighted score with latency), in an order unlike the v2 one.
+  const ids = runModel(data)!.rows.map((r) => r.id).reverse();
+  const v1: RankingEntry[] = ids.map((id, i) => ({ id, rank: i + 1, score: 0.9 - i / 10, pareto: i === 0, explanation: `old ${id}`, latencyMs: 1 + i, contextChars: 100 * (i + 1), recommended: i === 1, tiedWithTop: i < 2 }));
+  const dir = tmp('wv-v1');
+  cpSync(data.run.runDir, dir, { recursive: true });
+  writeFileSync(join(dir, 'ranking.json'), JSON.stringify(v1));
+  const old = readRun(dir);
+  const m = runModel(old)!;
+  assert.equal(m.format, 1);
+  assert.equal(m.verdict, null);
+  assert.deepEqual(m.rows.map((r) => [r.id, r.rank, r.score, r.recommended, r.latencyMs, r.explanation]), v1.map((e) => [e.id, e.rank, e.score, e.recommended, e.latencyMs, e.explanation]));
+  assert.deepEqual(m.rows.map((r) => r.pHolm), ids.map(() => null));
+  for (const r of m.rows) {
+    assert.equal(r.significant, r.c.vsTop?.significant ?? null);
+    assert.deepEqual(r.dominant, dominantCause(r.c.causes), 'format 1 has no dominantCause: src/core computes it');
+  }
 });
 
 test('no file of the panel reads a metric at a hard-coded cutoff of 5', () => {
