@@ -1,10 +1,13 @@
-// ESLint flat config. The one rule that matters architecturally: src/core stays free of `vscode`,
-// so the CLI, the worker and the unit tests can run it under plain Node.
+// ESLint flat config. Architecture rules (scripts/layers.mjs, docs/architecture.md): src/core stays
+// free of `vscode`, no layer imports a layer above it, and src/ + webview/ have no runtime import
+// cycle. A violation fails `npm test` (npm run lint) with the rule's name in the message.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import { importX, createNodeResolver } from 'eslint-plugin-import-x';
+import { LAYER_ZONES, SHARED_TYPES_ONLY } from './scripts/layers.mjs';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', '.cache/**', '.sample-runs/**', 'test/e2e/out/**', 'test/e2e/.cache/**', 'media/**'] },
+  { ignores: ['dist/**', 'node_modules/**', '.cache/**', '.sample-runs/**', 'test/e2e/out/**', 'test/e2e/.cache/**', 'media/**', 'test/fixtures/layers/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -25,5 +28,24 @@ export default tseslint.config(
         message: 'src/core must not require vscode.',
       }],
     },
+  },
+  {
+    files: ['src/**/*.ts', 'webview/**/*.ts'],
+    plugins: { 'import-x': importX },
+    settings: {
+      // no-cycle parses each imported file to follow its imports: it must know .ts files are TypeScript.
+      'import-x/extensions': ['.ts', '.js', '.mjs'],
+      'import-x/parsers': { '@typescript-eslint/parser': ['.ts'] },
+      'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.js', '.mjs', '.json', '.node'] })],
+    },
+    rules: {
+      'import-x/no-restricted-paths': ['error', { zones: LAYER_ZONES }],
+      // Runtime cycles only: `import type` is erased and cannot form one.
+      'import-x/no-cycle': ['error', { ignoreExternal: true }],
+    },
+  },
+  {
+    files: ['src/shared/**/*.ts'],
+    rules: { '@typescript-eslint/no-restricted-imports': ['error', SHARED_TYPES_ONLY] },
   },
 );

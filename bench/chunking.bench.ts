@@ -12,7 +12,7 @@ import { chunkCorpus, type EmbedFn } from '../src/core/chunking/index';
 import { loadCorpus } from '../src/core/corpus/index';
 import { loadDefaultEmbedder } from '../src/core/models/index';
 import type { ChunkerId } from '../src/core/types';
-import { DEFAULT_SETTINGS } from '../src/shared/settings';
+import { DEFAULT_SETTINGS } from '../src/core/settings';
 
 async function main(): Promise<void> {
   const root = path.resolve(process.argv[2] ?? path.resolve(__dirname, '..', '..', 'shared', 'data', 'fastapi-docs'));

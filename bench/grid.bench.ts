@@ -22,7 +22,7 @@ import { join, relative, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { runGrid } from '../src/core/grid/run';
 import { ResidentState } from '../src/core/grid/resident';
-import { DEFAULT_SETTINGS, type RunSettings } from '../src/shared/settings';
+import { DEFAULT_SETTINGS, type RunSettings } from '../src/core/settings';
 
 const REPO = resolve(__dirname, '..');
 const DATA = resolve(REPO, '..', 'shared', 'data');

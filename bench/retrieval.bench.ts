@@ -17,7 +17,7 @@ import { performance } from 'node:perf_hooks';
 import { Bm25Index, DenseIndex, disposeDenseOrt } from '../src/core/retrieval/index';
 import { loadCorpus } from '../src/core/corpus/index';
 import { chunkCorpus } from '../src/core/chunking/index';
-import { DEFAULT_SETTINGS } from '../src/shared/settings';
+import { DEFAULT_SETTINGS } from '../src/core/settings';
 import { createRng } from '../src/core/stats/rng';
 
 const arg = (name: string, fallback: string) => (process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : fallback);

@@ -10,8 +10,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { groundTruthJsonSchema } from '../src/core/groundtruth';
-import { runSettingsJsonSchema } from '../src/core/grid/settings';
-import { DEFAULT_SETTINGS } from '../src/shared/settings';
+import { runSettingsJsonSchema, DEFAULT_SETTINGS } from '../src/core/settings';
 
 type Json = Record<string, unknown>;
 interface Contributed {

@@ -10,7 +10,7 @@ import { z } from 'zod';
 import { SpanproofError } from '../core/errors';
 import { ChatClient, RequestFailure, JUDGE_METRICS, everyRequestFailed, ReplyCache, checkModels, judgeAnswer, runGenerationStage, unmeasuredReasons, type AnswerAggregate, type GenerationStageResult, type JudgeMetric, type JudgeScore, type LedgerFile, type PriceTable } from '../core/judge';
 import { resolveCacheDir } from '../core/runs';
-import type { RunSettings } from '../shared/settings';
+import type { RunSettings } from '../core/settings';
 import type { AnswerItem, AnswerJudge } from '../core/score/answers';
 import { join } from 'node:path';
 import { redactUrl } from '../core/net';

@@ -21,6 +21,11 @@ export interface Span {
   readonly end: number;
 }
 
+/** A ranked chunk of a result list or a candidate pool: its span and the score that ordered it. */
+export interface RankedSpan extends Span {
+  readonly score: number;
+}
+
 /** A chunk produced by a chunker; invariant `document.text.slice(start, end) === text`. */
 export interface Chunk extends Span {
   /** Stable id: `<source>#<start>-<end>`. */

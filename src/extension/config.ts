@@ -1,10 +1,10 @@
 /**
  * The one typed place that reads `spanproof.*` settings. The keys are those of `RunSettings`
- * (src/shared/settings.ts); nested objects are contributed as dotted leaf settings
+ * (src/core/settings); nested objects are contributed as dotted leaf settings
  * (`spanproof.weights.quality`), which VS Code returns merged when the parent key is read.
  */
 import * as vscode from 'vscode';
-import { DEFAULT_SETTINGS, type RunSettings } from '../shared/settings';
+import { DEFAULT_SETTINGS, type RunSettings } from '../core/settings';
 
 export { INVALIDATES, invalidationOf, type Invalidation } from './invalidation';
 

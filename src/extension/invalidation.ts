@@ -3,7 +3,7 @@
  * Index/embedding caches are keyed by content hash + component configuration (SPEC §2), so e.g. a new
  * k or τ re-scores without re-chunking or re-embedding.
  */
-import type { RunSettings } from '../shared/settings';
+import type { RunSettings } from '../core/settings';
 
 /** What a changed key invalidates. Ordered from cheapest to most expensive. */
 export type Invalidation = 'ranking' | 'metrics' | 'retrieval' | 'index' | 'corpus' | 'groundtruth';

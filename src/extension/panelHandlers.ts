@@ -6,7 +6,8 @@
 import * as path from 'node:path';
 import { existsSync, readFileSync } from 'node:fs';
 import * as vscode from 'vscode';
-import { readRun, listRuns, writeFileAtomic } from '../core/runs';
+import { readRun, listRuns } from '../core/runs';
+import { writeFileAtomic } from '../core/files';
 import { readBiasInputFromRun, runBiasStudy, type BiasStudy } from '../core/bias';
 import { readAnswers } from '../core/judge';
 import type { WebviewHandlers } from '../shared/protocol';

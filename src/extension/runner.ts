@@ -4,11 +4,11 @@
  * A worker crash ends that run with a message; the next run starts a fresh worker.
  */
 import * as vscode from 'vscode';
-import { GridClient } from '../core/grid/client';
+import { GridClient } from '../worker/client';
 import { describeProgress, describeStage, type GridRunResult, type ProgressMessage } from '../shared/protocol';
 import { readSettings } from './config';
 import type { GroundTruthStore } from './store';
-import type { RunSettings } from '../shared/settings';
+import type { RunSettings } from '../core/settings';
 
 /** How to run: which questions, which part of the grid, whether to write a run directory. */
 export interface RunOptions {

@@ -14,7 +14,7 @@ import picomatch from 'picomatch';
 import * as vscode from 'vscode';
 import { normaliseSource, resolveGroundTruth, type GroundTruthFile, type Resolution } from '../core/groundtruth';
 import { decodeDocument, type SkippedFile } from '../core/corpus';
-import type { RunSettings } from '../shared/settings';
+import type { RunSettings } from '../core/settings';
 import { GroundTruthSync, type WriteOutcome } from './gtSync';
 
 export type { WriteOutcome } from './gtSync';

@@ -14,18 +14,10 @@
  *
  * Pure types plus type guards; no Node or vscode imports, so the webview bundle can use it.
  */
-import type { RunSettings } from './settings';
+import type { GridRunParams, GridRunResult } from '../core/grid/types';
+import type { EvidenceFile, QuestionRecord, RunData, RunStatus, RunSummary } from '../core/runs/types';
+import type { BiasStudy } from '../core/bias';
 import type { AnswersWebviewMethods } from './answers';
-import type {
-  QuestionRecord,
-  RankingEntry,
-  ResultsFile,
-  RunFile,
-  RunStatus,
-  RunSummary,
-  TimingsFile,
-} from '../core/runs/types';
-import type { RankingFile, TimedVerdict, Verdict } from '../core/ranking/types';
 
 export type { RankedConfig, RankingFile, TimedVerdict, Verdict } from '../core/ranking/types';
 export type { DominantCause } from '../core/ranking/cause';
@@ -43,62 +35,13 @@ export type {
   RunSummary,
   TimingsFile,
   MissDetail,
+  EvidenceFile,
+  RunData,
 } from '../core/runs/types';
+export type { GridRunParams, GridRunResult } from '../core/grid/types';
 
 // ------------------------------------------------------------------------------------------------
 // Host ⇄ worker
-
-/** Parameters of a grid run (SPEC §6). Paths are absolute. */
-export interface GridRunParams {
-  /** Corpus root. */
-  workspace: string;
-  /** Ground-truth file. */
-  groundTruthFile: string;
-  settings: RunSettings;
-  /** Exact run directory (CLI `--out`); default `<runsRoot>/<UTC timestamp>-<short hash>`. */
-  outDir?: string;
-  /** Parent of run directories; default `<workspace>/.spanproof/runs` (falls back to the user cache dir when not writable). */
-  runsRoot?: string;
-  /** Index/embedding cache directory; default `<workspace>/.spanproof/cache` (same fallback). */
-  cacheDir?: string;
-  /** Write `chunks/<chunker>.jsonl` into the run directory. */
-  keepChunks?: boolean;
-  /** Only these question ids (one-question re-run); others are not scored. */
-  questionIds?: string[];
-  /**
-   * When true, a run with no question to score (none resolved, none selected) is refused with
-   * SpanproofError('bad-input') before the run directory is created (the CLI); default false
-   * (the run completes with `n/a` metrics).
-   */
-  requireScorable?: boolean;
-  /** When false, nothing is written to disk (one-question re-run from the editor); default true. */
-  writeRun?: boolean;
-  /** Return the per-(question, config) records in the response (default false). */
-  returnRecords?: boolean;
-  /** Optional marker for tests: fail the item of this (question id, config id) to exercise per-item failure. */
-  faultInjection?: { question: string; config: string };
-}
-
-/** Result of a grid run. */
-export interface GridRunResult {
-  /** Run directory, or null when `writeRun` was false. */
-  runDir: string | null;
-  status: RunStatus;
-  /** Where the run was written and why (e.g. workspace not writable → user cache dir). */
-  location: RunFile['location'] | null;
-  results: ResultsFile;
-  /** The ranked configs in rank order (format-1 keys + ranking.json v2 keys; src/core/ranking/view.ts). */
-  ranking: RankingEntry[];
-  /** The deterministic verdict (ranking.json v2 `verdict`, SPEC §9). */
-  verdict: Verdict;
-  /** ranking.json v2 as written. */
-  rankingFile: RankingFile;
-  timings: TimingsFile;
-  /** Present when `returnRecords` was true. */
-  records?: QuestionRecord[];
-  /** Non-fatal warnings (skipped files, excluded questions, failed items). */
-  warnings: string[];
-}
 
 /** The worker's request methods and their params/results. */
 export interface WorkerMethods {
@@ -185,37 +128,6 @@ export function isLogMessage(x: unknown): x is LogMessage {
 // ------------------------------------------------------------------------------------------------
 // Host ⇄ webview (results panel)
 
-/** Everything the panel needs to show one run. */
-export interface RunData {
-  run: RunFile;
-  results: ResultsFile | null;
-  /** ranking.json in rank order, whichever format wrote it (src/core/ranking `rankingView`). */
-  ranking: RankingEntry[] | null;
-  /** ranking.json v2 `verdict`; null for format-1 runs (older Spanproof) and runs without a ranking. */
-  verdict?: Verdict | null;
-  /** The opt-in timing-dependent verdict (weights.latency > 0), when present. */
-  timedVerdict?: TimedVerdict | null;
-  /** Format of the run's ranking.json (1 = older weighted-score ranking), null when absent. */
-  rankingFormat?: 1 | 2 | null;
-  timings: TimingsFile | null;
-  /** questions.jsonl parsed. */
-  questions: QuestionRecord[];
-  /** evidence.json: the resolved questions with their evidence text (for highlighting). */
-  evidence: EvidenceFile | null;
-}
-
-/** evidence.json in the run directory: resolved questions with evidence text and the chunk texts needed by misses. */
-export interface EvidenceFile {
-  questions: Array<{
-    id: string;
-    question: string;
-    match: 'all' | 'any';
-    spans: Array<{ source: string; start: number; end: number; text: string }>;
-  }>;
-  /** Texts of the chunks misses point at (best chunk and its neighbour), per chunker, by chunk id. */
-  chunks?: Record<string, Record<string, string>>;
-}
-
 /**
  * Requests the webview makes (method → params and result); the host answers each with one `response`
  * carrying the same `seq`. The host implements them as a `WebviewHandlers` table, so a method without
@@ -232,7 +144,7 @@ export interface WebviewMethods extends AnswersWebviewMethods {
   cancelEvaluation: { params: Record<string, never>; result: null };
   exportReport: { params: { runDir: string; format: 'md' | 'html' | 'csv' }; result: { file: string } | null };
   /** The chunk-ID bias study (SPEC §7.5) of a run kept with chunks: `<runDir>/bias.json`, computed and cached on first request. */
-  biasStudy: { params: { runDir: string }; result: import('../core/bias').BiasStudy };
+  biasStudy: { params: { runDir: string }; result: BiasStudy };
 }
 export type WebviewMethod = keyof WebviewMethods;
 export type WebviewParams<M extends WebviewMethod> = WebviewMethods[M]['params'];

@@ -1,7 +1,7 @@
 /** Shared fixtures of the grid tests: the shipped samples/ corpus (10 questions) and small settings. */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { DEFAULT_SETTINGS, type RunSettings } from '../../src/shared/settings';
+import { DEFAULT_SETTINGS, type RunSettings } from '../../src/core/settings';
 import { tempDir } from './tmp';
 import { REPO } from './paths';
 

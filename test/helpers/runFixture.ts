@@ -5,7 +5,7 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { DEFAULT_SETTINGS, type RunSettings } from '../../src/shared/settings';
+import { DEFAULT_SETTINGS, type RunSettings } from '../../src/core/settings';
 import { tempDir } from './tmp';
 
 export const DOC = 'The default port is 8000. The server uses HTTP/1.1. Logs go to stderr. Paris is the capital of France.';

@@ -8,7 +8,7 @@ import * as path from 'node:path';
 import type { Command } from 'commander';
 import { biasStudyMarkdown, readBiasInputFromRun, runBiasStudy } from '../../core/bias';
 import { SpanproofError } from '../../core/errors';
-import { writeFileAtomic } from '../../core/runs';
+import { writeFileAtomic } from '../../core/files';
 import type { SetExit } from './index';
 
 interface BiasCliOptions { thetas?: string; json?: boolean; out?: string; k?: string }

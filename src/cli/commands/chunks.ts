@@ -2,19 +2,19 @@
  * `spanproof chunks [--workspace DIR] [--chunkers a,b] --out FILE.jsonl` (SPEC §11): chunk every
  * document of the corpus with every selected chunker and write JSON Lines
  * `{"chunker","id","source","start","end","text"}` — chunkers in the order given, then documents by
- * source, then chunks by offset. The file is written to a temporary sibling and renamed into place,
- * so a failed run never leaves a half-written file. `semantic` uses the embedded default embedder.
+ * source, then chunks by offset. The file is written atomically (src/core/files `openAtomicFile`), so a
+ * failed run never leaves a half-written file. `semantic` uses the embedded default embedder.
  */
-import { open, rename, rm, type FileHandle } from 'node:fs/promises';
 import * as path from 'node:path';
 import type { Command } from 'commander';
 import { chunkCorpus, CHUNKER_IDS, isChunkerId } from '../../core/chunking';
 import { loadCorpus } from '../../core/corpus';
 import { SpanproofError } from '../../core/errors';
+import { openAtomicFile, type AtomicFile } from '../../core/files';
 import { checkOutputFile, outputPathError } from '../../core/fsErrors';
 import { loadDefaultEmbedder, type TextEmbedder } from '../../core/models';
 import type { ChunkerId } from '../../core/types';
-import { DEFAULT_SETTINGS } from '../../shared/settings';
+import { DEFAULT_SETTINGS } from '../../core/settings';
 import type { SetExit } from './index';
 
 interface ChunksOptions { workspace: string; chunkers?: string; out: string }
@@ -54,10 +54,9 @@ and text === document.slice(start, end). Chunker parameters are the defaults (do
       const corpus = await loadCorpus(opts.workspace);
       for (const s of corpus.skipped) process.stderr.write(`spanproof: skipped ${s.source}: ${s.reason} (${s.detail})\n`);
       const params = DEFAULT_SETTINGS.chunkerParams;
-      const tmp = `${out}.tmp-${process.pid}`;
-      let fh: FileHandle;
+      let file: AtomicFile;
       try {
-        fh = await open(tmp, 'w');
+        file = await openAtomicFile(out);
       } catch (e) {
         throw outputPathError(e, out, '--out');
       }
@@ -70,15 +69,12 @@ and text === document.slice(start, end). Chunker parameters are the defaults (do
           const embed = embedder ? { fn: (t: readonly string[]) => embedder!.embed(t), dim: embedder.dim } : undefined;
           const chunks = await chunkCorpus(corpus.documents, chunker, params, embed);
           const lines = chunks.map((c) => JSON.stringify({ chunker, id: c.id, source: c.source, start: c.start, end: c.end, text: c.text }));
-          if (lines.length) await io(fh.write(`${lines.join('\n')}\n`));
+          if (lines.length) await io(file.write(`${lines.join('\n')}\n`));
           process.stderr.write(`spanproof: ${chunker}: ${chunks.length} chunks from ${corpus.documents.length} documents\n`);
         }
-        await io(fh.sync());
-        await io(fh.close());
-        await io(rename(tmp, out));
+        await io(file.commit());
       } catch (e) {
-        await fh.close().catch(() => undefined);
-        await rm(tmp, { force: true });
+        await file.abort();
         throw e;
       } finally {
         await embedder?.dispose();

@@ -10,11 +10,11 @@ import type { Command } from 'commander';
 import { CHUNKER_IDS, isChunkerId } from '../../core/chunking';
 import { SpanproofError } from '../../core/errors';
 import { BASELINE_RERANKER_LABEL } from '../../core/models/embedderSpec';
-import { parseRunSettings } from '../../core/grid/settings';
+import { parseRunSettings } from '../../core/settings';
 import { runQuery, type QueryAnswer, type QueryResultRow } from '../../core/retrieval';
 import { resolveCacheDir } from '../../core/runs';
 import type { RetrieverId } from '../../core/types';
-import { DEFAULT_SETTINGS, type RunSettings } from '../../shared/settings';
+import { DEFAULT_SETTINGS, type RunSettings } from '../../core/settings';
 import type { SetExit } from './index';
 
 const RETRIEVERS: readonly RetrieverId[] = ['bm25', 'dense', 'hybrid'];

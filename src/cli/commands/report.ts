@@ -6,7 +6,7 @@ import * as path from 'node:path';
 import type { Command } from 'commander';
 import { SpanproofError } from '../../core/errors';
 import { checkOutputFile, outputPathError } from '../../core/fsErrors';
-import { writeFileAtomic } from '../../core/runs';
+import { writeFileAtomic } from '../../core/files';
 import { renderRunReport, type ReportFormat } from '../../core/report';
 import type { SetExit } from './index';
 

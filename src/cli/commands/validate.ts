@@ -11,7 +11,7 @@ import { loadCorpus, type Corpus } from '../../core/corpus';
 import {
   readGroundTruthWithText, resolveGroundTruth, writeGroundTruth, type AcceptanceReport,
 } from '../../core/groundtruth';
-import { DEFAULT_SETTINGS } from '../../shared/settings';
+import { DEFAULT_SETTINGS } from '../../core/settings';
 import type { SetExit } from './index';
 import { settingsFromOptions } from './run';
 

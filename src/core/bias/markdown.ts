@@ -2,7 +2,7 @@
  * A Markdown rendering of a bias study (for `spanproof bias` and docs/bias-study.md).
  */
 import type { MeanCI } from '../stats';
-import type { BiasStudy } from './index';
+import type { BiasStudy } from './types';
 
 const f = (x: number): string => (Number.isNaN(x) ? '—' : x.toFixed(3));
 const ci = (m: MeanCI): string => `${f(m.mean)} [${f(m.lo)}, ${f(m.hi)}]`;

@@ -3,12 +3,13 @@
  * with spans), `questions.jsonl` (per question × config `results`, the final order of the pool) and
  * `chunks/<chunker>.jsonl` (written by `spanproof run --keep-chunks`).
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { SpanproofError } from '../errors';
+import { readJsonLines } from '../files';
 import { readRun } from '../runs';
 import type { Span } from '../types';
-import type { BiasInput } from './index';
+import type { BiasInput } from './types';
 
 /**
  * Reads `runDir` into a {@link BiasInput} (k and τ from results.json when present).
@@ -22,14 +23,7 @@ export function readBiasInputFromRun(runDir: string): BiasInput {
   const chunks: Record<string, Span[]> = {};
   for (const name of readdirSync(dir).filter((n) => n.endsWith('.jsonl')).sort()) {
     const chunker = name.replace(/\.jsonl$/, '');
-    chunks[chunker] = readFileSync(join(dir, name), 'utf8').split('\n').filter((l) => l.trim()).map((l, i) => {
-      try {
-        const o = JSON.parse(l) as Span;
-        return { source: o.source, start: o.start, end: o.end };
-      } catch (e) {
-        throw new SpanproofError('bad-input', `not valid JSON: ${(e as Error).message}`, { file: join(dir, name), field: `line ${i + 1}`, fix: 're-run with --keep-chunks.' });
-      }
-    });
+    chunks[chunker] = readJsonLines<Span>(join(dir, name), 're-run with --keep-chunks.').map((o) => ({ source: o.source, start: o.start, end: o.end }));
   }
   const lists = run.questions
     .filter((r) => r.status === 'ok')

@@ -6,7 +6,7 @@ import { overlapLength } from '../metrics/intervals';
 import { IntervalSet } from '../metrics/intervals';
 import { bootstrapResamples, pairedDifferenceCI, percentileCI } from '../stats';
 import type { Span } from '../types';
-import { BIAS_THETAS, type BiasAuthorResult, type BiasConfigRow, type BiasInput, type BiasQuestion, type BiasStudy } from './index';
+import { BIAS_THETAS, type BiasAuthorResult, type BiasConfigRow, type BiasInput, type BiasQuestion, type BiasStudy } from './types';
 
 const EPS = 1e-9;
 

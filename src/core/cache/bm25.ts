@@ -13,7 +13,7 @@ import { mkdirSync, readFileSync, readdirSync, statSync, unlinkSync } from 'node
 import { dirname, join } from 'node:path';
 import type { Chunk } from '../types';
 import { Bm25Index, BM25_PARAMS, type Bm25BuildOptions } from '../retrieval/bm25';
-import { writeFileAtomic } from '../runs/dir';
+import { writeFileAtomic } from '../files';
 
 /** Entries kept in `<dir>/bm25` (one per chunker configuration in use, plus some history). */
 export const BM25_CACHE_KEEP = 12;

@@ -17,7 +17,7 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, readdirSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import { writeFileAtomic } from '../runs/dir';
+import { writeFileAtomic } from '../files';
 import { sha256Hex } from '../corpus/decode';
 
 const MAGIC = 'SPEMB001';

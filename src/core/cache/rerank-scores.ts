@@ -9,7 +9,7 @@
 import { readFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RerankCache } from '../retrieval/rerank';
-import { writeFileAtomic } from '../runs/dir';
+import { writeFileAtomic } from '../files';
 import { slugOf } from './embeddings';
 
 const KIND = 'spanproof-rerank-scores';

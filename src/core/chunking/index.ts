@@ -10,7 +10,7 @@
  */
 import { SpanproofError } from '../errors';
 import type { Chunk, ChunkerId, CorpusDocument } from '../types';
-import type { ChunkerParams } from '../../shared/settings';
+import type { ChunkerParams } from '../settings';
 import { fixedRanges } from './fixed';
 import { headingChunkRanges } from './heading';
 import { assertChunkInvariants } from './invariants';

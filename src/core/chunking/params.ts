@@ -3,7 +3,7 @@
  */
 import { SpanproofError } from '../errors';
 import type { ChunkerId } from '../types';
-import type { ChunkerParams } from '../../shared/settings';
+import type { ChunkerParams } from '../settings';
 
 /**
  * Version of each chunker's algorithm. Bump when a chunker's output for the same input and params

@@ -20,7 +20,7 @@ import type { Range } from './ranges';
 import { recursiveRanges } from './recursive';
 import { sentenceRanges } from './sentences';
 import { splitOverlap } from './params';
-import type { ChunkerParams } from '../../shared/settings';
+import type { ChunkerParams } from '../settings';
 
 /** Embeds texts: returns n×dim row-major L2-normalised vectors. */
 export type EmbedFn = (texts: readonly string[]) => Promise<Float32Array>;

@@ -6,7 +6,7 @@ import { readFile, realpath, stat } from 'node:fs/promises';
 import * as path from 'node:path';
 import picomatch from 'picomatch';
 import { glob } from 'tinyglobby';
-import { DEFAULT_SETTINGS } from '../../shared/settings';
+import { DEFAULT_SETTINGS } from '../settings';
 import { SpanproofError } from '../errors';
 import type { CorpusDocument } from '../types';
 import type { Corpus, CorpusOptions, SkippedFile } from './index';

@@ -11,7 +11,7 @@
  * listed in `failed`, never averaged as zero.
  */
 import { CAUSES, type Cause } from '../types';
-import type { RunSettings } from '../../shared/settings';
+import type { RunSettings } from '../settings';
 import type { ResolvedQuestion } from '../groundtruth';
 import { bootstrapResamples, percentileCI } from '../stats';
 import { metricDef, resolvePrimaryMetric, resultMetricKeys } from '../metrics/registry';

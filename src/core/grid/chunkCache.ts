@@ -10,7 +10,7 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Chunk, CorpusDocument } from '../types';
-import { writeFileAtomic } from '../runs/dir';
+import { writeFileAtomic } from '../files';
 
 const KIND = 'spanproof-chunks';
 

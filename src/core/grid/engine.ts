@@ -11,7 +11,7 @@ import { performance } from 'node:perf_hooks';
 import { getHeapStatistics } from 'node:v8';
 import { SpanproofError } from '../errors';
 import type { Chunk, ChunkerId, CorpusDocument, RetrieverId } from '../types';
-import type { RunSettings } from '../../shared/settings';
+import type { RunSettings } from '../settings';
 import type { ResolvedQuestion } from '../groundtruth';
 import type { PairScorer, TextEmbedder } from '../models';
 import { Bm25Index, DenseIndex, reciprocalRankFusion, rerankPool, type Bm25BuildOptions, type Hit, type RerankCache } from '../retrieval';

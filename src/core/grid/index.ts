@@ -6,14 +6,12 @@
  *
  * - {@link runGrid}(params, hooks) → GridRunResult: the whole run, as the worker executes it.
  * - {@link runEngine}: the in-memory part (no files), for tests and benchmarks.
- * - {@link GridClient} (./client): starts dist/worker.js and speaks src/shared/protocol.ts.
  */
 export { planConfigs, configId, TAU_SWEEP, HIT_KS, type ConfigPlan } from './plan';
 export { runEngine, engineTotal, type EngineInput, type EngineOutput, type ItemRecord, type ChunkerStage, type EngineProgress, type EngineCaches } from './engine';
 export { aggregate, type AggregateOutput } from './aggregate';
 export { verdictStage, type VerdictStageInput, type VerdictStageOutput } from './ranking';
-export { parseRunSettings } from './settings';
 export { runGrid, questionRecord, type GridHooks } from './run';
-export { GridClient, defaultWorkerPath } from './client';
+export type { GridRunParams, GridRunResult } from './types';
 export { ResidentState } from './resident';
 export { ChunkCache } from './chunkCache';

@@ -4,7 +4,7 @@
  * then rerank values).
  */
 import type { ChunkerId, RetrieverId } from '../types';
-import type { RunSettings } from '../../shared/settings';
+import type { RunSettings } from '../settings';
 
 export interface ConfigPlan {
   id: string;

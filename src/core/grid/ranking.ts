@@ -9,7 +9,7 @@
  * `weights.latency > 0`; otherwise nothing here reads a clock, and ranking.json is byte-identical for
  * identical inputs.
  */
-import type { RunSettings } from '../../shared/settings';
+import type { RunSettings } from '../settings';
 import { deterministicCosts, rankConfigs, type ComputeModels, type LatencySummary, type RankingFile } from '../ranking';
 import type { ConfigResult } from '../runs/types';
 import type { AggregateOutput } from './aggregate';

@@ -20,13 +20,14 @@ import { excludedQuestionsSummary, readGroundTruth, resolveGroundTruth, type Res
 import { BASELINE_RERANKER_LABEL, createMaxSimReranker, describeEmbedder, embedderFromSetting, embedderName, loadCrossEncoderFromFolder, loadEmbedder, type PairScorer, type TextEmbedder } from '../models';
 import { EmbeddingCache, PersistentRerankCache, TokenCountCache, embedChunksCached, loadOrBuildBm25Async } from '../cache';
 import { chunkerConfigKey } from '../chunking';
-import type { GridRunParams, GridRunResult, EvidenceFile } from '../../shared/protocol';
-import { createRunDir, resolveCacheDir, stableStringify, writeFileAtomic, type AcceptanceReport, type QuestionRecord, type ResultsFile, type RunFile, type TimingsFile } from '../runs';
+import type { GridRunParams, GridRunResult } from './types';
+import { writeFileAtomic } from '../files';
+import { createRunDir, resolveCacheDir, stableStringify, type AcceptanceReport, type EvidenceFile, type QuestionRecord, type ResultsFile, type RunFile, type TimingsFile } from '../runs';
 import { runEngine, engineTotal, type EngineOutput, type ItemRecord } from './engine';
 import { aggregate } from './aggregate';
 import { verdictStage } from './ranking';
 import { latencySummary, rankingEntries } from '../ranking';
-import { parseRunSettings, validateRunSettings } from './settings';
+import { parseRunSettings, validateRunSettings } from '../settings';
 import { ChunkCache } from './chunkCache';
 import type { ResidentState } from './resident';
 
@@ -112,7 +113,7 @@ export async function runGrid(params: GridRunParams, hooks: GridHooks = {}): Pro
   const gt = await readGroundTruth(gtFile);
   const byName = new Map(corpus.documents.map((d) => [d.source, d]));
   const resolution = await timeStage('resolve', () => resolveGroundTruth(gt, (s) => byName.get(s)?.text, { minQuoteLength: settings.minQuoteLength, maxQuoteLength: settings.maxQuoteLength, skipped: corpus.skipped }));
-  const acceptance = resolution.acceptance as unknown as AcceptanceReport;
+  const acceptance: AcceptanceReport = resolution.acceptance;
   let questions: ResolvedQuestion[] = resolution.questions;
   if (params.questionIds) {
     const want = new Set(params.questionIds);

@@ -5,7 +5,7 @@
  * and shared by the chunker's configs.
  */
 import type { Cause, Chunk } from '../types';
-import type { RunSettings } from '../../shared/settings';
+import type { RunSettings } from '../settings';
 import type { ResolvedQuestion } from '../groundtruth';
 import type { Hit } from '../retrieval';
 import type { MissDetail } from '../runs/types';

@@ -1,10 +1,11 @@
 /**
  * Reading and atomically writing ground-truth files (SPEC §3.1, §16). Reading never modifies the file.
  */
-import { randomBytes } from 'node:crypto';
-import { mkdir, open, readFile, rename, unlink } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import { SpanproofError } from '../errors';
+import { writeFileAtomicAsync } from '../files';
+import { errnoCode } from '../fsErrors';
 import type { GroundTruthFile } from './index';
 import { parseGroundTruth, serializeGroundTruth } from './schema';
 
@@ -47,7 +48,7 @@ async function readText(file: string): Promise<string> {
 }
 
 /**
- * Write `gt` to `file` atomically (temp file in the same folder, fsync, rename), creating the folder
+ * Write `gt` to `file` atomically (src/core/files `writeFileAtomicAsync`: temp, fsync, rename, folder fsync), creating the folder
  * if needed. Keeps the existing file's indentation. Does not write when the serialised content equals
  * the file's current content.
  * @param opts.expectedContent when given, the write is refused with SpanproofError('bad-input') if the
@@ -68,21 +69,11 @@ export async function writeGroundTruth(file: string, gt: GroundTruthFile, opts: 
   }
   const text = serializeGroundTruth(gt, { like: current });
   if (text === current) return false;
-  const dir = path.dirname(file);
-  await mkdir(dir, { recursive: true });
-  const tmp = path.join(dir, `.${path.basename(file)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
   try {
-    const fh = await open(tmp, 'wx');
-    try {
-      await fh.writeFile(text, 'utf8');
-      await fh.sync();
-    } finally {
-      await fh.close();
-    }
-    await rename(tmp, file);
+    await mkdir(path.dirname(file), { recursive: true });
+    await writeFileAtomicAsync(file, text);
   } catch (e) {
-    await unlink(tmp).catch(() => undefined);
-    throw new SpanproofError('bad-input', `cannot write the ground-truth file (${(e as NodeJS.ErrnoException).code ?? String(e)}).`, {
+    throw new SpanproofError('bad-input', `cannot write the ground-truth file (${errnoCode(e) ?? String(e)}).`, {
       file, fix: 'check that the folder is writable.', cause: e,
     });
   }

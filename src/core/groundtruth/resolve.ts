@@ -14,7 +14,7 @@
  *  3. no occurrence → stale, with the nearest near-match for the report (never used as a resolution);
  *  4. several equally good → ambiguous, with candidate offsets and lines.
  */
-import { DEFAULT_SETTINGS } from '../../shared/settings';
+import { DEFAULT_SETTINGS } from '../settings';
 import type { SkippedFile } from '../corpus';
 import type { Span } from '../types';
 import type {

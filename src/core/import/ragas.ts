@@ -13,6 +13,7 @@
 import { readdirSync, statSync } from 'node:fs';
 import * as path from 'node:path';
 import { SpanproofError } from '../errors';
+import { parseJsonLines } from '../files';
 import { makeSelector, type EvidenceSelector, type Question } from '../groundtruth';
 import { alignExcerpt } from '../align/align';
 import { emptyReport, placeExternal, readTextFile, requirePath, slug } from './common';
@@ -35,16 +36,11 @@ export function parseRagasJsonl(text: string): { rows: RagasRow[]; bad: Array<{ 
   const rows: RagasRow[] = [];
   const bad: Array<{ line: number; reason: string }> = [];
   let read = 0;
-  text.split(/\r?\n/).forEach((raw, i) => {
-    if (!raw.trim()) return;
+  parseJsonLines(text).forEach((l) => {
     read++;
-    const line = i + 1;
-    let o: Record<string, unknown>;
-    try {
-      o = JSON.parse(raw) as Record<string, unknown>;
-    } catch (e) {
-      return void bad.push({ line, reason: `not valid JSON: ${(e as Error).message}` });
-    }
+    const line = l.line;
+    if (l.error !== undefined) return void bad.push({ line, reason: l.error });
+    const o = l.value as Record<string, unknown>;
     if (typeof o !== 'object' || o === null || Array.isArray(o)) return void bad.push({ line, reason: 'not a JSON object' });
     if (typeof o.user_input !== 'string' || !o.user_input.trim()) return void bad.push({ line, reason: 'missing "user_input" (the question)' });
     const strs = (k: string): string[] | undefined | null => {

@@ -8,7 +8,7 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { writeFileAtomic } from '../runs/dir';
+import { writeFileAtomic } from '../files';
 
 export interface CachedReply {
   content: string;

@@ -5,8 +5,8 @@
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { readJsonFile, readJsonLines } from '../runs/files';
-import type { AnswersData } from '../../shared/answers';
+import { readJsonFile, readJsonLines } from '../files/json';
+import type { AnswersData } from './types';
 import type { AnswerRecord, AnswersSummary, LedgerFile } from './types';
 
 const FIX = 're-run the generation (spanproof generate <run dir>).';

@@ -3,7 +3,7 @@
  * For the report module: `answersMarkdown(readAnswers(runDir))` returns lines to append (empty when
  * the run has no answers).
  */
-import type { AnswersData } from '../../shared/answers';
+import type { AnswersData } from './types';
 import { JUDGE_METRICS, type AnswerRecord, type JudgeMetric } from './types';
 
 /** Reasons of the unmeasured items of one config and metric, with counts, most frequent first. */

@@ -178,3 +178,17 @@ export interface AnswersSummary {
   /** Why the stage failed (status `failed` only), as ledger.json's status and the CLI say. */
   error?: string;
 }
+
+/** Everything the Answers tab shows for one run; null from `loadAnswers` when the run has no answers. */
+export interface AnswersData {
+  /** results.json `"answers"` (aggregates, models, prompt versions, correlation). */
+  summary: AnswersSummary | null;
+  /** answers.jsonl, in file order. */
+  records: AnswerRecord[];
+  /** ledger.json (requests, cached replies, tokens, latency, cost per model). */
+  ledger: LedgerFile | null;
+  /** Question id → question text (from evidence.json). */
+  questions: Record<string, string>;
+  /** Present when only answers.partial.jsonl exists: a generate stopped before it finished (no summary, no ledger). */
+  partial?: true;
+}

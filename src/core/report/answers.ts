@@ -7,7 +7,7 @@
  */
 import { answersMarkdown } from '../judge/report';
 import { JUDGE_METRICS } from '../judge/types';
-import type { AnswersData } from '../../shared/answers';
+import type { AnswersData } from '../judge/types';
 
 export { answersMarkdown };
 

@@ -7,7 +7,7 @@
 import { CAUSES } from '../types';
 import { resultMetricKeys } from '../metrics/registry';
 import { buildReportModel } from './model';
-import type { RunData } from '../../shared/protocol';
+import type { RunData } from '../runs/types';
 
 function cell(v: unknown): string {
   const s = v === null || v === undefined || (typeof v === 'number' && !Number.isFinite(v)) ? '' : String(v);

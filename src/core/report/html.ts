@@ -10,8 +10,8 @@ import { TAU_SWEEP } from '../grid/plan';
 import { buildReportModel, cutPieces, rowLatencyText, verdictLines } from './model';
 import { rankingColumns, rankingLegend } from './columns';
 import { f3 } from './format';
-import type { RunData } from '../../shared/protocol';
-import type { AnswersData } from '../../shared/answers';
+import type { RunData } from '../runs/types';
+import type { AnswersData } from '../judge/types';
 import { BASELINE_RERANKER_LABEL } from '../models/embedderSpec';
 import { answersHtml } from './answers';
 

@@ -3,8 +3,8 @@
  * self-contained HTML file (inline CSS, no script, no external fetch), plus the plain-text ranking
  * table the CLI prints. All render from `RunData` (src/core/runs `readRun`).
  */
-import type { RunData } from '../../shared/protocol';
-import type { AnswersData } from '../../shared/answers';
+import type { RunData } from '../runs/types';
+import type { AnswersData } from '../judge/types';
 import { readRun } from '../runs/read';
 import { readAnswers } from '../judge/read';
 import { renderCsv } from './csv';

@@ -3,8 +3,7 @@
  * order, cause totals, misses of the recommended config with the evidence and the cut.
  */
 import { CAUSES, type Cause } from '../types';
-import type { RunData } from '../../shared/protocol';
-import type { ConfigResult, MissDetail, QuestionRecord, RankingEntry, RunFile } from '../runs/types';
+import type { ConfigResult, MissDetail, QuestionRecord, RankingEntry, RunData, RunFile } from '../runs/types';
 import type { TimedVerdict, Verdict } from '../ranking/types';
 import { metricLabel } from '../metrics/registry';
 import { latencyText } from '../ranking/latency';

@@ -3,8 +3,8 @@
  * load the corpus, chunk it, build the retriever's index (embeddings through the disk cache), take
  * the candidate pool of N, rerank it when asked, return the top k. Fully offline.
  */
-import type { Chunk, ChunkerId, RetrieverId } from '../types';
-import type { RunSettings } from '../../shared/settings';
+import type { Chunk, ChunkerId, RankedSpan, RetrieverId } from '../types';
+import type { RunSettings } from '../settings';
 import { SpanproofError } from '../errors';
 import { loadCorpus } from '../corpus';
 import { chunkCorpus, chunkerConfigKey } from '../chunking';
@@ -18,13 +18,9 @@ import { rerankPool } from './rerank';
 import { retrievePools } from './retrieve';
 
 /** One listed chunk, as `spanproof query --json` prints it. Offsets in UTF-16 code units, half-open. */
-export interface QueryResultRow {
+export interface QueryResultRow extends RankedSpan {
   /** 1-based. */
   rank: number;
-  source: string;
-  start: number;
-  end: number;
-  score: number;
   text: string;
 }
 

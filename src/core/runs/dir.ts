@@ -1,33 +1,21 @@
 /**
  * Run directories (SPEC §10): `.spanproof/runs/<UTC timestamp>-<short hash>/` holding run.json,
  * results.json, ranking.json, questions.jsonl, timings.json, evidence.json and (with --keep-chunks)
- * chunks/<chunker>.jsonl. Every file is written atomically (temp file in the same folder + rename),
- * so a killed or cancelled run never leaves a half-written file and never touches earlier runs.
+ * chunks/<chunker>.jsonl. Every file is written with src/core/files `writeFileAtomic` (temp + fsync +
+ * rename), so a killed or cancelled run never leaves a half-written file and never touches earlier runs.
  *
  * When the workspace is not writable (read-only checkout, mounted corpus) runs go to the per-user
  * cache directory instead (`$XDG_CACHE_HOME/spanproof` or `~/.cache/spanproof`, `%LOCALAPPDATA%` on
  * Windows), in a folder named after a hash of the workspace path; `location` says where and why.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdirSync, renameSync, writeFileSync, accessSync, constants, existsSync, unlinkSync, readdirSync, statSync } from 'node:fs';
+import { mkdirSync, writeFileSync, accessSync, constants, existsSync, unlinkSync, readdirSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { SpanproofError } from '../errors';
 import type { RunFile } from './types';
 
 export type RunLocation = RunFile['location'];
-
-/** Writes `data` to `file` atomically (temp file in the same directory, then rename). */
-export function writeFileAtomic(file: string, data: string | Uint8Array): void {
-  const tmp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
-  try {
-    writeFileSync(tmp, data);
-    renameSync(tmp, file);
-  } catch (e) {
-    try { if (existsSync(tmp)) unlinkSync(tmp); } catch { /* best effort */ }
-    throw new SpanproofError('internal', `could not write ${file}: ${(e as Error).message}`, { file, cause: e });
-  }
-}
 
 /** The per-user cache directory for Spanproof (runs and caches of read-only workspaces). */
 export function userCacheDir(): string {

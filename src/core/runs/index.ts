@@ -1,5 +1,5 @@
 /**
- * Runs on disk (SPEC §10–§11): the run directory, its files, atomic writes, deterministic JSON,
+ * Runs on disk (SPEC §10–§11): the run directory, its files, deterministic JSON,
  * listing and reading runs, and the fallback to a per-user cache directory when the workspace is
  * not writable.
  *
@@ -10,6 +10,6 @@
  */
 export * from './types';
 export { stableStringify, roundForJson } from './json';
-export { writeFileAtomic, userCacheDir, isWritableDir, resolveRunsRoot, resolveCacheDir, createRunDir, assertNewOutDir, utcStamp, workspaceOfRunDir } from './dir';
+export { userCacheDir, isWritableDir, resolveRunsRoot, resolveCacheDir, createRunDir, assertNewOutDir, utcStamp, workspaceOfRunDir } from './dir';
 export type { RunLocation } from './dir';
 export { readRun, listRuns, readQuestionsJsonl } from './read';

@@ -6,9 +6,8 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { SpanproofError } from '../errors';
-import { readJsonFile, readJsonLines } from './files';
-import type { EvidenceFile, RunData } from '../../shared/protocol';
-import type { QuestionRecord, ResultsFile, RunFile, RunSummary, TimingsFile } from './types';
+import { readJsonFile, readJsonLines } from '../files/json';
+import type { EvidenceFile, QuestionRecord, ResultsFile, RunData, RunFile, RunSummary, TimingsFile } from './types';
 import { rankingView } from '../ranking/view';
 
 const RUN_FIX = 'the run file is damaged; re-run the evaluation.';

@@ -3,31 +3,22 @@
  * read by the CLI, the extension's panel and the webview: keys are added freely, never renamed.
  * Offsets are UTF-16 code units; times are ISO-8601 UTC strings; durations are milliseconds.
  */
-import type { Cause } from '../types';
+import type { Cause, RankedSpan } from '../types';
 import type { Cut } from '../attribution';
-import type { RunSettings } from '../../shared/settings';
-import type { RankedConfig } from '../ranking/types';
+import type { AcceptanceReport } from '../groundtruth';
+import type { MeanCI } from '../stats';
+import type { RankedConfig, TimedVerdict, Verdict } from '../ranking/types';
+import type { RunSettings } from '../settings';
 
 /** Lifecycle of a run (run.json `status`). */
 export type RunStatus = 'pending' | 'running' | 'succeeded' | 'failed' | 'cancelled';
 
-/** The acceptance report of ground-truth resolution; same shape as `spanproof validate --json` (SPEC §11). */
-export interface AcceptanceReport {
-  total: number;
-  resolved: number;
-  moved: number;
-  stale: Array<{ id: string; source: string; exact: string; nearest?: unknown; reason?: string }>;
-  ambiguous: Array<{ id: string; source: string; candidates: unknown[] }>;
-  rejected: Array<{ id: string; reason: string }>;
-  [extra: string]: unknown;
-}
-
-/** A mean with its 95% percentile-bootstrap CI. */
-export interface MeanCI {
-  mean: number;
-  lo: number;
-  hi: number;
-}
+/** The acceptance report of ground-truth resolution (src/core/groundtruth); same shape as `spanproof validate --json` (SPEC §11). */
+export type { AcceptanceReport } from '../groundtruth';
+/** A mean with its 95% percentile-bootstrap CI (src/core/stats). */
+export type { MeanCI } from '../stats';
+/** A ranked chunk of a result list or a pool (src/core/types). */
+export type { RankedSpan } from '../types';
 
 /** One config's entry in results.json. */
 export interface ConfigResult {
@@ -110,13 +101,6 @@ export interface RankingEntry extends Partial<Omit<RankedConfig, 'id' | 'rank' |
 /** ranking.json as written by format 1 (before SPEC §9 v2): an array of entries, weighted score with latency. */
 export type RankingFileV1 = RankingEntry[];
 
-/** A ranked chunk of a result list or a pool. */
-export interface RankedSpan {
-  source: string;
-  start: number;
-  end: number;
-  score: number;
-}
 
 /** Where the cut fell for a miss: the deciding evidence span, its best chunk, the adjacent chunk holding the rest, ranks (src/core/attribution `Cut`). */
 export type MissDetail = Cut;
@@ -190,4 +174,35 @@ export interface RunSummary {
   questions: number | null;
   configs: number | null;
   top: string | null;
+}
+
+/** Everything the panel needs to show one run. */
+export interface RunData {
+  run: RunFile;
+  results: ResultsFile | null;
+  /** ranking.json in rank order, whichever format wrote it (src/core/ranking `rankingView`). */
+  ranking: RankingEntry[] | null;
+  /** ranking.json v2 `verdict`; null for format-1 runs (older Spanproof) and runs without a ranking. */
+  verdict?: Verdict | null;
+  /** The opt-in timing-dependent verdict (weights.latency > 0), when present. */
+  timedVerdict?: TimedVerdict | null;
+  /** Format of the run's ranking.json (1 = older weighted-score ranking), null when absent. */
+  rankingFormat?: 1 | 2 | null;
+  timings: TimingsFile | null;
+  /** questions.jsonl parsed. */
+  questions: QuestionRecord[];
+  /** evidence.json: the resolved questions with their evidence text (for highlighting). */
+  evidence: EvidenceFile | null;
+}
+
+/** evidence.json in the run directory: resolved questions with evidence text and the chunk texts needed by misses. */
+export interface EvidenceFile {
+  questions: Array<{
+    id: string;
+    question: string;
+    match: 'all' | 'any';
+    spans: Array<{ source: string; start: number; end: number; text: string }>;
+  }>;
+  /** Texts of the chunks misses point at (best chunk and its neighbour), per chunker, by chunk id. */
+  chunks?: Record<string, Record<string, string>>;
 }

@@ -18,6 +18,7 @@
  * generation scores, unmeasured as a state.
  */
 import { SpanproofError } from '../errors';
+import { parseJsonLines } from '../files';
 import { GENERATION_METRICS, scoreGeneration, type GenerationMetric, type TokenizationMode } from '../metrics/generation';
 import { bootstrapResamples, percentileCI } from '../stats';
 import { commonestReason, readTextFile, requirePath } from '../import/common';
@@ -111,16 +112,11 @@ export function readAzureJsonl(file: string): AnswerRead {
   let rowsRead = 0;
   const text = readTextFile(file, 'Azure JSONL');
   const asArray = jsonArrayAsLines(text);
-  (asArray ?? text).split(/\r?\n/).forEach((raw, i) => {
-    if (!raw.trim()) return;
+  parseJsonLines(asArray ?? text).forEach((l) => {
     rowsRead++;
-    const line = i + 1;
-    let o: Record<string, unknown>;
-    try {
-      o = JSON.parse(raw) as Record<string, unknown>;
-    } catch (e) {
-      return void rejected.push({ row: line, reason: `not valid JSON: ${(e as Error).message}` });
-    }
+    const line = l.line;
+    if (l.error !== undefined) return void rejected.push({ row: line, reason: l.error });
+    const o = l.value as Record<string, unknown>;
     if (typeof o !== 'object' || o === null || Array.isArray(o)) return void rejected.push({ row: line, reason: 'not a JSON object' });
     const conv = (o.conversation as { messages?: unknown } | undefined)?.messages ?? o.messages;
     if (conv !== undefined) {

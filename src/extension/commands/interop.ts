@@ -5,7 +5,8 @@
 import { mkdirSync } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { readRun, writeFileAtomic } from '../../core/runs';
+import { readRun } from '../../core/runs';
+import { writeFileAtomic } from '../../core/files';
 import { renderRunReport, type ReportFormat } from '../../core/report';
 import { IMPORT_FORMATS, runImport, writeImport, type ImportFormat } from '../../core/import';
 import type { Spanproof } from '../spanproof';

@@ -183,7 +183,7 @@ test('outputPathError maps errno errors (raw or wrapped) to bad-input and leaves
   assert.equal(mapped.code, 'bad-input');
   assert.equal(mapped.file, '/ro/x');
   assert.equal(mapped.message, '/ro/x: cannot write --out (permission denied, EACCES). Fix: choose a path you can write to, or change its permissions.');
-  // src/core/runs writeFileAtomic wraps the Node error in an internal SpanproofError
+  // src/core/files writeFileAtomic wraps the Node error in an internal SpanproofError
   const wrapped = new SpanproofError('internal', 'could not write /ro/x', { cause: Object.assign(new Error('x'), { code: 'EROFS' }) });
   assert.equal(errnoCode(wrapped), 'EROFS');
   assert.equal((outputPathError(wrapped, '/ro/x', '--out') as SpanproofError).code, 'bad-input');

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { DEFAULT_SETTINGS } from '../../../src/shared/settings';
+import { DEFAULT_SETTINGS } from '../../../src/core/settings';
 import { tempDir } from '../../helpers/tmp';
 import { REPO } from '../../helpers/paths';
 

@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { INVALIDATES, invalidationOf } from '../../../src/extension/invalidation';
-import { DEFAULT_SETTINGS } from '../../../src/shared/settings';
+import { DEFAULT_SETTINGS } from '../../../src/core/settings';
 
 test('every RunSettings key has an invalidation, and no other key does', () => {
   assert.deepEqual(Object.keys(INVALIDATES).sort(), Object.keys(DEFAULT_SETTINGS).sort());

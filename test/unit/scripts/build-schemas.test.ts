@@ -12,8 +12,7 @@ import { buildSchemas, SCHEMA_DIR } from '../../../scripts/build-schemas';
 import { parseGroundTruth, serializeGroundTruth } from '../../../src/core/groundtruth';
 import { runImport, type ImportFormat } from '../../../src/core/import';
 import { tempDir } from '../../helpers/tmp';
-import { parseRunSettings } from '../../../src/core/grid';
-import { DEFAULT_SETTINGS } from '../../../src/shared/settings';
+import { parseRunSettings, DEFAULT_SETTINGS } from '../../../src/core/settings';
 import { FIXTURES, REPO, SHARED } from '../../helpers/paths';
 
 const schemas = buildSchemas();

@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { GridClient } from '../../../src/core/grid/client';
+import { GridClient } from '../../../src/worker/client';
 import { isSpanproofError } from '../../../src/core/errors';
 import type { ProgressMessage } from '../../../src/shared/protocol';
 import { MINI, MINI_GT, WORKER_TS, smallSettings, tmp } from '../../helpers/grid';

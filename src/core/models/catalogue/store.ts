@@ -16,7 +16,8 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, statfsSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { SpanproofError } from '../../errors';
-import { userCacheDir, writeFileAtomic } from '../../runs/dir';
+import { userCacheDir } from '../../runs/dir';
+import { writeFileAtomic } from '../../files';
 import { type CatalogueEntry, entryBytes, findCatalogueEntry, missingPins, CATALOGUE } from './entries';
 import { DownloadFailure, downloadDispatcher, downloadFile, redactUrl, type ProxyEnv } from './download';
 

@@ -17,7 +17,7 @@ import { createHash } from 'node:crypto';
 import { appendFileSync, mkdirSync, readFileSync, truncateSync } from 'node:fs';
 import { endianness } from 'node:os';
 import { join } from 'node:path';
-import { writeFileAtomic } from '../../runs/dir';
+import { writeFileAtomic } from '../../files';
 
 const KIND = 'spanproof-endpoint-cache';
 const KEY_BYTES = 32;

@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { chunkCorpus, chunkDocument, chunkerConfigKey, assertChunkInvariants } from '../../../../src/core/chunking';
 import { isSpanproofError } from '../../../../src/core/errors';
-import { DEFAULT_SETTINGS, type ChunkerParams } from '../../../../src/shared/settings';
+import { DEFAULT_SETTINGS, type ChunkerParams } from '../../../../src/core/settings';
 import { isWhitespaceCode } from '../../../../src/core/chunking/ranges';
 import { doc } from '../../../helpers/chunking';
 

@@ -11,7 +11,7 @@ import { assertChunkInvariants, chunkCorpus } from '../../../../src/core/chunkin
 import { sentenceRanges, sentenceRangesWholeText } from '../../../../src/core/chunking/sentences';
 import { staticGloveDir, loadEmbedder } from '../../../../src/core/models';
 import type { ChunkerId } from '../../../../src/core/types';
-import { DEFAULT_SETTINGS } from '../../../../src/shared/settings';
+import { DEFAULT_SETTINGS } from '../../../../src/core/settings';
 import { hashedBagOfWords, loadSharedCorpus, SHARED_CORPORA } from '../../../helpers/chunking';
 
 const params = DEFAULT_SETTINGS.chunkerParams;

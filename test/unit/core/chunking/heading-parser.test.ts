@@ -15,7 +15,7 @@ import { Parser as CommonmarkParser } from 'commonmark';
 import { fromMarkdown } from 'mdast-util-from-markdown';
 import { chunkDocument } from '../../../../src/core/chunking';
 import { frontMatterEnd, headingStarts } from '../../../../src/core/chunking/heading';
-import { DEFAULT_SETTINGS } from '../../../../src/shared/settings';
+import { DEFAULT_SETTINGS } from '../../../../src/core/settings';
 import { doc, loadSharedCorpus } from '../../../helpers/chunking';
 
 /** micromark's top-level heading offsets into `text`, parsing `text.slice(base)` (one leading BOM is dropped by micromark: added back). */

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { assertChunkInvariants, chunkDocument, semanticChunkDocument, type SyncChunkerId } from '../../../../src/core/chunking';
 import { sentenceRanges, sentenceRangesWholeText } from '../../../../src/core/chunking/sentences';
-import type { ChunkerParams } from '../../../../src/shared/settings';
+import type { ChunkerParams } from '../../../../src/core/settings';
 import { doc, hashedBagOfWords } from '../../../helpers/chunking';
 
 const FRAGMENTS = [

@@ -8,7 +8,7 @@ import { cutPieces, renderCsv, renderHtml, renderMarkdown, type ReportMiss } fro
 import { stableStringify } from '../../../../src/core/runs';
 import { rankingTable } from '../../../../src/core/report/text';
 import { buildReportModel } from '../../../../src/core/report/model';
-import { DEFAULT_SETTINGS } from '../../../../src/shared/settings';
+import { DEFAULT_SETTINGS } from '../../../../src/core/settings';
 import type { RunData } from '../../../../src/shared/protocol';
 
 test('cutPieces splits the evidence at the best chunk boundaries', () => {
@@ -35,7 +35,7 @@ function fakeRun(): RunData {
   const cfg = (id: string, rank: number) => ({ id, chunker: id.split('/')[0], retriever: id.split('/')[1], rerank: false, scored: 2, failed: [], metrics: metrics as never, causes, contextChars: 100, tauSweep: {}, vsTop: null, rank, explanation: 'x' });
   return {
     run: { id: 'r1', status: 'succeeded', progress: { finished: 1, total: 1 }, error: null, startedAt: '2026-01-01T00:00:00.000Z', endedAt: null, toolVersion: '0', settings: DEFAULT_SETTINGS, workspace: '/w', groundTruthFile: '/w/gt.json', runDir: '/w/r1', location: { kind: 'workspace' }, corpusHash: '', groundTruthHash: '', acceptance: null, seed: 1 },
-    results: { spanproof: 1, k: 5, tau: 0.9, n: 20, primaryMetric: 'hit@5', seed: 1, resamples: 10, questions: 2, acceptance: { total: 3, resolved: 2, moved: 0, stale: [{ id: 'q3', source: 'a.md', exact: 'gone <b>', reason: 'no occurrence' }], ambiguous: [], rejected: [] }, configs: [cfg('fixed/bm25/none', 1), cfg('heading/bm25/none', 2)], skipped: [], errors: [] },
+    results: { spanproof: 1, k: 5, tau: 0.9, n: 20, primaryMetric: 'hit@5', seed: 1, resamples: 10, questions: 2, acceptance: { total: 3, resolved: 2, moved: 0, stale: [{ id: 'q3', source: 'a.md', exact: 'gone <b>', reason: 'no occurrence', evidence: 0 }], ambiguous: [], rejected: [], relocated: [] }, configs: [cfg('fixed/bm25/none', 1), cfg('heading/bm25/none', 2)], skipped: [], errors: [] },
     ranking: [
       { id: 'fixed/bm25/none', rank: 1, score: 0.5, pareto: true, explanation: 'best', latencyMs: 1, contextChars: 100, recommended: true },
       { id: 'heading/bm25/none', rank: 2, score: 0.4, pareto: false, explanation: 'second', latencyMs: 2, contextChars: 100, recommended: false },

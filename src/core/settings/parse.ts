@@ -1,6 +1,6 @@
 /**
  * Validation of run settings (the CLI `--config FILE` JSON, the VS Code settings) with zod. Keys are
- * those of RunSettings (src/shared/settings.ts), with or without the `spanproof.` prefix of VS Code's
+ * those of RunSettings (src/core/settings), with or without the `spanproof.` prefix of VS Code's
  * settings.json; missing keys take DEFAULT_SETTINGS; an unknown key
  * or a wrong value is a SpanproofError('bad-input') naming the file, the key and the fix.
  */
@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { SpanproofError, isSpanproofError } from '../errors';
 import { validateChunkerParams } from '../chunking/params';
 import { resolvePrimaryMetric } from '../metrics/registry';
-import { DEFAULT_SETTINGS, type RunSettings } from '../../shared/settings';
+import { DEFAULT_SETTINGS, type RunSettings } from './types';
 
 const chunker = z.enum(['fixed', 'recursive', 'sentence', 'heading', 'semantic']);
 const retriever = z.enum(['bm25', 'dense', 'hybrid']);

@@ -1,9 +1,9 @@
 /** parseRunSettings: defaults merged per nested key, the `spanproof.` prefix accepted, errors name the key. */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseRunSettings, validateRunSettings } from '../../../../src/core/grid/settings';
+import { parseRunSettings, validateRunSettings } from '../../../../src/core/settings';
 import { planConfigs } from '../../../../src/core/grid/plan';
-import { DEFAULT_SETTINGS } from '../../../../src/shared/settings';
+import { DEFAULT_SETTINGS } from '../../../../src/core/settings';
 import { isSpanproofError } from '../../../../src/core/errors';
 
 test('nested keys merge over the defaults; VS Code-style prefixed keys are accepted', () => {

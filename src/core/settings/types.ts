@@ -2,7 +2,7 @@
  * The settings of a run. The same keys are the VS Code settings `spanproof.<key>` (SPEC §12) and the
  * keys of the CLI's `--config FILE` JSON (SPEC §11). One definition, so the two can never drift.
  */
-import type { ChunkerId, RetrieverId } from '../core/types';
+import type { ChunkerId, RetrieverId } from '../types';
 
 export interface ChunkerParams {
   fixed: { size: number; overlap: number };

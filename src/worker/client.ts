@@ -7,8 +7,8 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { SpanproofError, type SpanproofErrorCode } from '../errors';
-import { isLogMessage, isProgressMessage, isResponseMessage, type ErrorPayload, type GridRunParams, type GridRunResult, type HostToWorker, type ProgressMessage, type WorkerMethod, type WorkerMethods } from '../../shared/protocol';
+import { SpanproofError, type SpanproofErrorCode } from '../core/errors';
+import { isLogMessage, isProgressMessage, isResponseMessage, type ErrorPayload, type GridRunParams, type GridRunResult, type HostToWorker, type ProgressMessage, type WorkerMethod, type WorkerMethods } from '../shared/protocol';
 
 /**
  * `$SPANPROOF_WORKER` when set (tests point it at src/worker/main.ts), else `dist/worker.js` beside
@@ -19,7 +19,7 @@ export function defaultWorkerPath(): string {
   if (process.env.SPANPROOF_WORKER) return resolve(process.env.SPANPROOF_WORKER);
   const beside = join(__dirname, 'worker.js');
   if (existsSync(beside)) return beside;
-  return resolve(__dirname, '..', '..', '..', 'dist', 'worker.js');
+  return resolve(__dirname, '..', '..', 'dist', 'worker.js');
 }
 
 /** Rebuilds a SpanproofError from a payload (the message already names file/field/fix). */
