@@ -10,7 +10,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { groundTruthJsonSchema } from '../src/core/groundtruth';
-import { runSettingsJsonSchema, DEFAULT_SETTINGS } from '../src/core/settings';
+import { DEFAULT_SETTINGS, runSettingsJsonSchema } from '../src/core/settings';
 
 type Json = Record<string, unknown>;
 interface Contributed {

@@ -2,6 +2,7 @@
  * The vocabulary shared by every part of Spanproof (SPEC §1). All offsets are UTF-16 code units
  * (JavaScript string indices), half-open `[start, end)`.
  */
+import type { CHUNKER_IDS, RETRIEVER_IDS } from './settings/schema';
 
 /** A file of the corpus. `text` is the UTF-8 decoded file with a leading BOM removed, nothing else changed. */
 export interface CorpusDocument {
@@ -33,10 +34,10 @@ export interface Chunk extends Span {
   readonly text: string;
 }
 
-/** The built-in chunker ids of the default grid (SPEC §4). */
-export type ChunkerId = 'fixed' | 'recursive' | 'sentence' | 'heading' | 'semantic';
-/** The retriever ids of the default grid (SPEC §5.1). */
-export type RetrieverId = 'bm25' | 'dense' | 'hybrid';
+/** The built-in chunker ids of the default grid (SPEC §4; the list is src/core/settings CHUNKER_IDS). */
+export type ChunkerId = (typeof CHUNKER_IDS)[number];
+/** The retriever ids of the default grid (SPEC §5.1; the list is src/core/settings RETRIEVER_IDS). */
+export type RetrieverId = (typeof RETRIEVER_IDS)[number];
 
 /** The failure causes of SPEC §8, in precedence order. */
 export const CAUSES = [

@@ -1,42 +1,25 @@
 /**
- * The one typed place that reads `spanproof.*` settings. The keys are those of `RunSettings`
- * (src/core/settings); nested objects are contributed as dotted leaf settings
+ * The one typed place that reads `spanproof.*` settings. The keys, types and defaults are those of the
+ * settings schema (src/core/settings/schema.ts); nested objects are contributed as dotted leaf settings
  * (`spanproof.weights.quality`), which VS Code returns merged when the parent key is read.
  */
 import * as vscode from 'vscode';
-import { DEFAULT_SETTINGS, type RunSettings } from '../core/settings';
+import { DEFAULT_SETTINGS, SETTINGS_SECTION, coerceRunSettings, withoutRestricted, type RunSettings } from '../core/settings';
 
-export { INVALIDATES, invalidationOf, type Invalidation } from './invalidation';
+export { INVALIDATES, invalidationOf, type Invalidation } from '../core/settings';
 
-const SECTION = 'spanproof';
+const SECTION = SETTINGS_SECTION;
 
-function merge<T>(def: T, value: unknown): T {
-  if (value === undefined || value === null) return def;
-  if (typeof def === 'object' && def !== null && !Array.isArray(def) && typeof value === 'object' && !Array.isArray(value)) {
-    const out: Record<string, unknown> = { ...(def as Record<string, unknown>) };
-    for (const [k, v] of Object.entries(def as Record<string, unknown>)) out[k] = merge(v, (value as Record<string, unknown>)[k]);
-    return out as T;
-  }
-  if (typeof value !== typeof def || Array.isArray(def) !== Array.isArray(value)) return def;
-  return value as T;
-}
-
-/** The run settings for `folder` (workspace-folder scope), defaults filled in for anything unset or mistyped. */
+/**
+ * The run settings for `folder` (workspace-folder scope): each value as src/core/settings reads it
+ * leniently (`coerceRunSettings`: unset values and values of the wrong type take their defaults).
+ */
 export function readSettings(folder?: vscode.WorkspaceFolder): RunSettings {
   const cfg = vscode.workspace.getConfiguration(SECTION, folder?.uri);
-  const out = {} as Record<string, unknown>;
-  for (const key of Object.keys(DEFAULT_SETTINGS) as (keyof RunSettings)[]) {
-    out[key] = merge(DEFAULT_SETTINGS[key], cfg.get(key));
-  }
-  const s = out as unknown as RunSettings;
-  // Workspace Trust: model folders and endpoints are restricted settings; VS Code already ignores
-  // workspace values of them when untrusted, this makes the rule explicit for user-level values too.
-  if (!vscode.workspace.isTrusted) {
-    s.embeddingModel = '';
-    s.rerankerModel = '';
-    s.judge = { ...s.judge, endpoint: '' };
-  }
-  return s;
+  const { settings } = coerceRunSettings(Object.fromEntries(Object.keys(DEFAULT_SETTINGS).map((key) => [key, cfg.get(key)])));
+  // Workspace Trust: model folders and endpoints are restricted settings (schema `restricted`); VS Code
+  // already ignores workspace values of them when untrusted, this makes the rule explicit for user-level values too.
+  return vscode.workspace.isTrusted ? settings : withoutRestricted(settings);
 }
 
 /**

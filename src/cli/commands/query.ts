@@ -5,19 +5,16 @@
  * (plus `models` and `corpus`). Works offline; embeddings and reranker scores are cached under
  * `<workspace>/.spanproof/cache` (or the user cache dir when the workspace is read-only).
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
-import { CHUNKER_IDS, isChunkerId } from '../../core/chunking';
+import { isChunkerId } from '../../core/chunking';
 import { SpanproofError } from '../../core/errors';
 import { BASELINE_RERANKER_LABEL } from '../../core/models/embedderSpec';
-import { parseRunSettings } from '../../core/settings';
 import { runQuery, type QueryAnswer, type QueryResultRow } from '../../core/retrieval';
 import { resolveCacheDir } from '../../core/runs';
 import type { RetrieverId } from '../../core/types';
-import { DEFAULT_SETTINGS, type RunSettings } from '../../core/settings';
+import { CHUNKER_IDS, DEFAULT_SETTINGS, RETRIEVER_IDS, readSettingsFile } from '../../core/settings';
 import type { SetExit } from './index';
-
-const RETRIEVERS: readonly RetrieverId[] = ['bm25', 'dense', 'hybrid'];
 
 interface QueryOptions { workspace: string; chunker: string; retriever: string; rerank: string; k?: string; pool?: string; config?: string; json?: boolean }
 
@@ -26,23 +23,6 @@ function positiveInt(v: string | undefined, field: string): number | undefined {
   const x = Number(v);
   if (!Number.isInteger(x) || x < 1) throw new SpanproofError('bad-input', `${field} must be a positive integer, got "${v}".`, { field });
   return x;
-}
-
-function loadSettings(file: string | undefined): RunSettings {
-  if (!file) return DEFAULT_SETTINGS;
-  let raw: string;
-  try {
-    raw = readFileSync(file, 'utf8');
-  } catch (e) {
-    throw new SpanproofError('not-found', 'cannot read the config file.', { file, fix: 'check the path given to --config.', cause: e });
-  }
-  let json: unknown;
-  try {
-    json = JSON.parse(raw);
-  } catch (e) {
-    throw new SpanproofError('bad-input', `not valid JSON: ${(e as Error).message}`, { file, fix: 'fix the JSON syntax.' });
-  }
-  return parseRunSettings(json, file);
 }
 
 function printHuman(a: QueryAnswer): void {
@@ -62,7 +42,7 @@ export function register(program: Command, setExit: SetExit): void {
     .argument('<text>', 'the question')
     .option('--workspace <dir>', 'corpus root', '.')
     .requiredOption('--chunker <id>', `one of ${CHUNKER_IDS.join(', ')}`)
-    .requiredOption('--retriever <id>', `one of ${RETRIEVERS.join(', ')}`)
+    .requiredOption('--retriever <id>', `one of ${RETRIEVER_IDS.join(', ')}`)
     .option('--rerank <on|off>', 'rerank the candidate pool', 'off')
     .option('--k <n>', `result list size (default ${DEFAULT_SETTINGS.k})`)
     .option('--pool <n>', `candidate pool size N (default ${DEFAULT_SETTINGS.poolSize})`)
@@ -75,9 +55,9 @@ code units, half-open. The default reranker is the MaxSim reranker over static w
 `)
     .action(async (text: string, opts: QueryOptions) => {
       if (!isChunkerId(opts.chunker)) throw new SpanproofError('bad-input', `unknown chunker "${opts.chunker}".`, { field: '--chunker', fix: `use one of ${CHUNKER_IDS.join(', ')}.` });
-      if (!(RETRIEVERS as readonly string[]).includes(opts.retriever)) throw new SpanproofError('bad-input', `unknown retriever "${opts.retriever}".`, { field: '--retriever', fix: `use one of ${RETRIEVERS.join(', ')}.` });
+      if (!(RETRIEVER_IDS as readonly string[]).includes(opts.retriever)) throw new SpanproofError('bad-input', `unknown retriever "${opts.retriever}".`, { field: '--retriever', fix: `use one of ${RETRIEVER_IDS.join(', ')}.` });
       if (opts.rerank !== 'on' && opts.rerank !== 'off') throw new SpanproofError('bad-input', `--rerank must be on or off, got "${opts.rerank}".`, { field: '--rerank' });
-      const settings = loadSettings(opts.config);
+      const settings = opts.config ? readSettingsFile(opts.config) : DEFAULT_SETTINGS;
       const answer = await runQuery({
         workspace: opts.workspace,
         chunker: opts.chunker,

@@ -12,13 +12,12 @@
  * timing-dependent choice, so identical runs gate identically), or of `--gate-config ID`; or
  * `acceptance=0.9` on the resolved/total rate.
  */
-import { readFileSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import * as path from 'node:path';
 import type { Command } from 'commander';
 import { SpanproofError } from '../../core/errors';
 import { GridClient } from '../../worker/client';
-import { parseRunSettings, validateRunSettings } from '../../core/settings';
-import { CHUNKER_IDS } from '../../core/chunking';
+import { CHUNKER_IDS, RETRIEVER_IDS, readSettingsFile, validateRunSettings } from '../../core/settings';
 import { assertNewOutDir, readRun, resolveCacheDir, resolveRunsRoot, stableStringify } from '../../core/runs';
 import { parseMetricKey, resolvePrimaryMetric, resultMetricKeys } from '../../core/metrics/registry';
 import { planConfigs } from '../../core/grid/plan';
@@ -55,8 +54,6 @@ const list = (s: string) => s.split(',').map((x) => x.trim()).filter(Boolean);
 
 /** Exit status of a run cancelled with Ctrl-C: 128 + SIGINT (2), the shell convention. */
 export const EXIT_CANCELLED = 130;
-
-const RETRIEVER_IDS = ['bm25', 'dense', 'hybrid'] as const;
 
 /** A comma-separated flag value checked against `known`; the error quotes the bad value and lists the known ones. */
 function parseListFlag<T extends string>(flag: string, value: string, known: readonly T[], noun: string): T[] {
@@ -117,17 +114,7 @@ export function resolveGates(gates: ReadonlyArray<{ metric: string; value: numbe
 
 /** Builds the run settings from --config and the flags (flags win). */
 export function settingsFromOptions(o: RunOptions): RunSettings {
-  let s: RunSettings = DEFAULT_SETTINGS;
-  if (o.config) {
-    let raw: unknown;
-    try {
-      raw = JSON.parse(readFileSync(o.config, 'utf8'));
-    } catch (e) {
-      const missing = (e as NodeJS.ErrnoException).code === 'ENOENT';
-      throw new SpanproofError(missing ? 'not-found' : 'bad-input', missing ? 'config file not found.' : `not valid JSON: ${(e as Error).message}`, { file: o.config, fix: missing ? 'check the --config path.' : 'fix the JSON syntax.' });
-    }
-    s = parseRunSettings(raw, o.config);
-  }
+  const s: RunSettings = o.config ? readSettingsFile(o.config) : DEFAULT_SETTINGS;
   const over: Partial<RunSettings> = {};
   const flags: Partial<Record<keyof RunSettings, string>> = {};
   if (o.chunkers !== undefined) { over.chunkers = parseListFlag('--chunkers', o.chunkers, CHUNKER_IDS, 'chunker'); flags.chunkers = '--chunkers'; }

@@ -11,6 +11,7 @@
 import { SpanproofError } from '../errors';
 import type { Chunk, ChunkerId, CorpusDocument } from '../types';
 import type { ChunkerParams } from '../settings';
+import { CHUNKER_IDS } from '../settings/schema';
 import { fixedRanges } from './fixed';
 import { headingChunkRanges } from './heading';
 import { assertChunkInvariants } from './invariants';
@@ -29,8 +30,8 @@ export { percentileLinear } from './semantic';
 /** The chunkers that need no embedder. */
 export type SyncChunkerId = 'fixed' | 'recursive' | 'sentence' | 'heading';
 
-/** Every built-in chunker id, in the default grid's order. */
-export const CHUNKER_IDS: readonly ChunkerId[] = ['fixed', 'recursive', 'sentence', 'heading', 'semantic'];
+/** Every built-in chunker id, in the default grid's order (defined by the settings schema). */
+export { CHUNKER_IDS };
 
 /** True when `id` names a built-in chunker. */
 export function isChunkerId(id: string): id is ChunkerId {

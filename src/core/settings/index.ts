@@ -1,6 +1,12 @@
 /**
- * The settings of a run (SPEC §11 `--config`, §12 VS Code `spanproof.<key>`): the type, the
- * defaults, parsing with defaults merged, and the cross-key checks made before a run starts.
+ * The settings of a run (SPEC §11 `--config`, §12 VS Code `spanproof.<key>`), all derived from ONE
+ * zod schema (./schema.ts — add a setting there and nowhere else): the type and the defaults, strict
+ * and lenient parsing, the cross-key checks made before a run, what a change invalidates, VS Code's
+ * `contributes.configuration`, and the CLI flags' allowed values.
  */
+export { CHUNKER_IDS, RETRIEVER_IDS, INVALIDATIONS, SETTING_CATEGORIES, RUN_SETTINGS_SCHEMA, type Invalidation, type SettingCategory, type SettingMeta, type ValueMeta } from './schema';
 export { DEFAULT_SETTINGS, type RunSettings, type ChunkerParams } from './types';
-export { parseRunSettings, validateRunSettings, runSettingsJsonSchema, type SettingsSource } from './parse';
+export { parseRunSettings, readSettingsFile, coerceRunSettings, withoutRestricted, validateRunSettings, type SettingsSource } from './parse';
+export { INVALIDATES, invalidationOf } from './invalidation';
+export { vscodeContributes, runSettingsJsonSchema, SETTINGS_SECTION, type VscodeContributes, type ConfigurationSection, type ConfigurationProperty } from './contributes';
+export { settingValues, settingEntries, type SettingValue, type SettingEntry } from './walk';

@@ -1,105 +1,124 @@
 /**
- * Validation of run settings (the CLI `--config FILE` JSON, the VS Code settings) with zod. Keys are
- * those of RunSettings (src/core/settings), with or without the `spanproof.` prefix of VS Code's
- * settings.json; missing keys take DEFAULT_SETTINGS; an unknown key
- * or a wrong value is a SpanproofError('bad-input') naming the file, the key and the fix.
+ * Reading run settings (the CLI `--config FILE` JSON, the VS Code settings) against the one schema
+ * (./schema.ts). Keys are those of RunSettings, with or without the `spanproof.` prefix of VS Code's
+ * settings.json, nested (`{"weights": {"quality": 1}}`) or dotted (`"weights.quality": 1`); missing
+ * keys take their defaults. {@link parseRunSettings} is strict (an unknown key or a wrong value is a
+ * SpanproofError('bad-input') naming the file, the key and the fix); {@link coerceRunSettings} is
+ * lenient, for the editor (a wrong value falls back to its default and is reported).
  */
-import { z } from 'zod';
+import { readFileSync } from 'node:fs';
 import { SpanproofError, isSpanproofError } from '../errors';
 import { validateChunkerParams } from '../chunking/params';
 import { resolvePrimaryMetric } from '../metrics/registry';
+import { RUN_SETTINGS_SCHEMA } from './schema';
+import { settingValues } from './walk';
 import { DEFAULT_SETTINGS, type RunSettings } from './types';
 
-const chunker = z.enum(['fixed', 'recursive', 'sentence', 'heading', 'semantic']);
-const retriever = z.enum(['bm25', 'dense', 'hybrid']);
-const posInt = z.number().int().positive();
+const PREFIX = 'spanproof.';
 
-const schema = z
-  .object({
-    include: z.array(z.string()),
-    exclude: z.array(z.string()),
-    maxFileBytes: posInt,
-    groundTruthPath: z.string(),
-    minQuoteLength: z.number().int().nonnegative(),
-    maxQuoteLength: posInt,
-    chunkers: z.array(chunker).min(1),
-    chunkerParams: z
-      .object({
-        fixed: z.object({ size: posInt, overlap: z.number().int().nonnegative() }).strict().partial(),
-        recursive: z.object({ size: posInt, overlap: z.number().int().nonnegative() }).strict().partial(),
-        sentence: z.object({ size: posInt }).strict().partial(),
-        heading: z.object({ maxSize: posInt }).strict().partial(),
-        semantic: z.object({ minSize: z.number().int().nonnegative(), maxSize: posInt, percentile: z.number().min(0).max(100), windowSentences: z.number().int().nonnegative() }).strict().partial(),
-      })
-      .strict()
-      .partial(),
-    retrievers: z.array(retriever).min(1),
-    rerank: z.array(z.boolean()).min(1),
-    embeddingModel: z.string(),
-    rerankerModel: z.string(),
-    k: posInt,
-    poolSize: posInt,
-    tau: z.number().gt(0).max(1),
-    weights: z.object({ quality: z.number().nonnegative(), latency: z.number().nonnegative(), context: z.number().nonnegative() }).strict().partial(),
-    // Any hit@K / coverage@K / ndcg@K / mrr, or hit@k for the run's k: checked against k and poolSize in validateRunSettings.
-    primaryMetric: z.string().regex(/^(hit|coverage|ndcg)@(\d+|k)$|^mrr$/, 'expected hit@K, coverage@K, ndcg@K (K a whole number or k) or mrr'),
-    verdict: z.object({ margin: z.number().gt(0).lt(1) }).strict().partial(),
-    bootstrap: z.object({ resamples: z.number().int().nonnegative(), seed: z.number().int() }).strict().partial(),
-    threads: posInt,
-    judge: z.record(z.string(), z.unknown()),
-  })
-  .strict()
-  .partial();
+const isPlainObject = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
 
-/**
- * JSON Schema (draft-07) of the `--config FILE` JSON, generated from the zod schema `parseRunSettings`
- * uses (zod 4 `z.toJSONSchema`): every key optional, unknown keys refused; the `spanproof.`-prefixed
- * keys copied from VS Code's settings.json are accepted too. Cross-key checks (chunker sizes vs
- * overlaps) stay in `validateRunSettings`.
- */
-export function runSettingsJsonSchema(): Record<string, unknown> {
-  const out = z.toJSONSchema(schema, { target: 'draft-7', io: 'input' }) as { properties: Record<string, unknown> } & Record<string, unknown>;
-  for (const [k, v] of Object.entries(out.properties)) out.properties[`spanproof.${k}`] = v;
+/** `b` merged into `a`, objects key by key (b wins for anything else). */
+function deepMerge(a: unknown, b: unknown): unknown {
+  if (!isPlainObject(a) || !isPlainObject(b)) return b;
+  const out: Record<string, unknown> = { ...a };
+  // defineProperty: a key named `__proto__` stays an own (unknown, hence rejected) key, never a prototype
+  for (const [k, v] of Object.entries(b)) Object.defineProperty(out, k, { value: Object.hasOwn(out, k) ? deepMerge(out[k], v) : v, enumerable: true, writable: true, configurable: true });
   return out;
 }
 
 /**
- * Merges `input` (parsed JSON) over DEFAULT_SETTINGS after validating it.
+ * The input with VS Code's `spanproof.` prefix removed and dotted keys nested
+ * (`"chunkerParams.fixed.size": 500` → `{chunkerParams: {fixed: {size: 500}}}`); anything else as is.
+ */
+function normaliseKeys(input: unknown): unknown {
+  if (!isPlainObject(input)) return input;
+  let out: Record<string, unknown> = {};
+  for (const [raw, v] of Object.entries(input)) {
+    const path = (raw.startsWith(PREFIX) ? raw.slice(PREFIX.length) : raw).split('.');
+    const nested = path.reduceRight<unknown>((acc, seg) => ({ [seg]: acc }), v) as Record<string, unknown>;
+    out = deepMerge(out, nested) as Record<string, unknown>;
+  }
+  return out;
+}
+
+/**
+ * Validates `input` (parsed JSON) against the schema and fills in the defaults.
  * @param file the file the object came from, named in errors.
  * @throws SpanproofError('bad-input') naming `file`, the key (`chunkerParams.fixed.size`) and the fix.
  */
 export function parseRunSettings(input: unknown, file = '--config'): RunSettings {
-  // Keys copied from VS Code's settings.json carry the `spanproof.` prefix; accept them too.
-  if (input && typeof input === 'object' && !Array.isArray(input)) {
-    input = Object.fromEntries(Object.entries(input as Record<string, unknown>).map(([k, v]) => [k.startsWith('spanproof.') ? k.slice('spanproof.'.length) : k, v]));
-  }
-  const r = schema.safeParse(input);
-  if (!r.success) {
-    const issue = r.error.issues[0];
-    const field = issue.path.map(String).join('.') || '(root)';
-    const keys = (issue as { keys?: string[] }).keys;
-    const fix = issue.code === 'unrecognized_keys' ? `remove ${keys?.join(', ')} (valid keys: ${Object.keys(DEFAULT_SETTINGS).join(', ')}).` : `give ${field} a valid value (${issue.message}).`;
-    throw new SpanproofError('bad-input', `invalid setting: ${issue.message}.`, { file, field: issue.code === 'unrecognized_keys' ? keys?.join(', ') : field, fix });
-  }
-  const v = r.data;
-  const d = DEFAULT_SETTINGS;
-  return {
-    ...d,
-    ...(v as Partial<RunSettings>),
-    chunkerParams: {
-      fixed: { ...d.chunkerParams.fixed, ...v.chunkerParams?.fixed },
-      recursive: { ...d.chunkerParams.recursive, ...v.chunkerParams?.recursive },
-      sentence: { ...d.chunkerParams.sentence, ...v.chunkerParams?.sentence },
-      heading: { ...d.chunkerParams.heading, ...v.chunkerParams?.heading },
-      semantic: { ...d.chunkerParams.semantic, ...v.chunkerParams?.semantic },
-    },
-    weights: { ...d.weights, ...v.weights },
-    verdict: { ...d.verdict, ...v.verdict },
-    bootstrap: { ...d.bootstrap, ...v.bootstrap },
-    judge: { ...d.judge, ...(v.judge as Partial<RunSettings['judge']> | undefined) },
-  };
+  const r = RUN_SETTINGS_SCHEMA.safeParse(normaliseKeys(input));
+  if (r.success) return r.data;
+  const issue = r.error.issues[0];
+  const field = issue.path.map(String).join('.') || '(root)';
+  const keys = (issue as { keys?: string[] }).keys;
+  const fix = issue.code === 'unrecognized_keys' ? `remove ${keys?.join(', ')} (valid keys: ${Object.keys(DEFAULT_SETTINGS).join(', ')}).` : `give ${field} a valid value (${issue.message}).`;
+  throw new SpanproofError('bad-input', `invalid setting: ${issue.message}.`, { file, field: issue.code === 'unrecognized_keys' ? keys?.join(', ') : field, fix });
 }
 
+/**
+ * Reads a settings JSON file (`--config FILE`) and parses it with {@link parseRunSettings}.
+ * @throws SpanproofError('not-found') when the file cannot be read; ('bad-input') for bad JSON or a bad key.
+ */
+export function readSettingsFile(file: string): RunSettings {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (e) {
+    throw new SpanproofError('not-found', 'cannot read the config file.', { file, fix: 'check the --config path.', cause: e });
+  }
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (e) {
+    throw new SpanproofError('bad-input', `not valid JSON: ${(e as Error).message}`, { file, fix: 'fix the JSON syntax.' });
+  }
+  return parseRunSettings(raw, file);
+}
+
+function getPath(o: unknown, path: string): unknown {
+  let x = o;
+  for (const seg of path.split('.')) x = x && typeof x === 'object' ? (x as Record<string, unknown>)[seg] : undefined;
+  return x;
+}
+
+function setPath(o: Record<string, unknown>, path: string, v: unknown): void {
+  const segs = path.split('.');
+  let x = o;
+  for (const seg of segs.slice(0, -1)) x = (x[seg] ??= {}) as Record<string, unknown>;
+  x[segs[segs.length - 1]] = v;
+}
+
+/** The JSON kind of a value: `array`, `null`, or its `typeof`. */
+const kindOf = (x: unknown): string => (Array.isArray(x) ? 'array' : x === null ? 'null' : typeof x);
+
+/**
+ * Lenient reading for the editor (VS Code lets settings.json hold anything): every value of the
+ * schema is taken from `input` when it has the right JSON kind (number, string, boolean, array) and
+ * kept as given — its range is checked by {@link parseRunSettings} when a run starts, with an error
+ * naming the key; a missing value takes its default; a value of the wrong kind takes its default and
+ * is listed in `rejected`. Unknown keys are ignored.
+ */
+export function coerceRunSettings(input: unknown): { settings: RunSettings; rejected: Array<{ key: string; message: string }> } {
+  const src = normaliseKeys(input);
+  const out: Record<string, unknown> = {};
+  const rejected: Array<{ key: string; message: string }> = [];
+  for (const v of settingValues()) {
+    const given = getPath(src, v.path);
+    const ok = given !== undefined && given !== null && kindOf(given) === kindOf(v.default);
+    if (!ok && given !== undefined && given !== null) rejected.push({ key: v.path, message: `expected ${kindOf(v.default)}, got ${kindOf(given)}; the default ${JSON.stringify(v.default)} is used` });
+    setPath(out, v.path, ok ? given : structuredClone(v.default));
+  }
+  return { settings: out as RunSettings, rejected };
+}
+
+/** The settings with every restricted value (model folders, endpoints: schema `restricted`) at its default, for an untrusted workspace. */
+export function withoutRestricted(s: RunSettings): RunSettings {
+  const out = structuredClone(s) as unknown as Record<string, unknown>;
+  for (const v of settingValues()) if (v.meta.restricted) setPath(out, v.path, structuredClone(v.default));
+  return out as unknown as RunSettings;
+}
 /** Where each checked key came from, so a message names what the user must change. */
 export interface SettingsSource {
   /** The settings file (`--config` path, `settings`), named when a key did not come from a flag. */

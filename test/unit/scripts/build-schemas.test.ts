@@ -12,7 +12,7 @@ import { buildSchemas, SCHEMA_DIR } from '../../../scripts/build-schemas';
 import { parseGroundTruth, serializeGroundTruth } from '../../../src/core/groundtruth';
 import { runImport, type ImportFormat } from '../../../src/core/import';
 import { tempDir } from '../../helpers/tmp';
-import { parseRunSettings, DEFAULT_SETTINGS } from '../../../src/core/settings';
+import { DEFAULT_SETTINGS, parseRunSettings } from '../../../src/core/settings';
 import { FIXTURES, REPO, SHARED } from '../../helpers/paths';
 
 const schemas = buildSchemas();

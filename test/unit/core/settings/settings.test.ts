@@ -1,7 +1,10 @@
 /** parseRunSettings: defaults merged per nested key, the `spanproof.` prefix accepted, errors name the key. */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseRunSettings, validateRunSettings } from '../../../../src/core/settings';
+import { coerceRunSettings, parseRunSettings, readSettingsFile, validateRunSettings, withoutRestricted } from '../../../../src/core/settings';
+import { writeFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { tempDir } from '../../../helpers/tmp';
 import { planConfigs } from '../../../../src/core/grid/plan';
 import { DEFAULT_SETTINGS } from '../../../../src/core/settings';
 import { isSpanproofError } from '../../../../src/core/errors';
@@ -54,4 +57,55 @@ test('validateRunSettings catches mistakes before a run: chunker params, k > poo
   // …and the schema itself refuses a negative weight in a --config file.
   assert.equal(err(() => cfg({ weights: { context: -1 } })).field, 'weights.context');
   validateRunSettings(DEFAULT_SETTINGS);
+});
+
+test('VS Code settings.json keys are accepted as written: `spanproof.` prefix and dotted leaves', () => {
+  const s = parseRunSettings({ 'spanproof.weights.quality': 0.5, 'chunkerParams.fixed.size': 300, 'spanproof.chunkerParams': { fixed: { overlap: 20 } } }, 'settings.json');
+  assert.deepEqual(s.weights, { quality: 0.5, latency: 0, context: 0.1 });
+  assert.deepEqual(s.chunkerParams.fixed, { size: 300, overlap: 20 });
+  assert.throws(() => parseRunSettings({ 'weights.speed': 1 }, 'settings.json'), (e: unknown) => isSpanproofError(e) && e.field === 'speed');
+});
+
+test('judge keys are checked like every other key (an unknown one or a wrong type is an error)', () => {
+  assert.equal(parseRunSettings({ judge: { concurrency: 8 } }).judge.concurrency, 8);
+  assert.throws(() => parseRunSettings({ judge: { concurency: 8 } }, 'cfg.json'), (e: unknown) => isSpanproofError(e) && e.field === 'concurency');
+  assert.throws(() => parseRunSettings({ judge: { timeoutMs: '60s' } }, 'cfg.json'), (e: unknown) => isSpanproofError(e) && e.field === 'judge.timeoutMs');
+});
+
+test('coerceRunSettings (the editor): a value of the wrong JSON type falls back to its default and is reported; a value of the right type is kept for the strict check', () => {
+  const { settings, rejected } = coerceRunSettings({ k: 'five', tau: 0, chunkers: ['heading', 'bogus'], weights: { quality: 2, latency: 'x' }, unknownKey: 1 });
+  assert.equal(settings.k, 5);
+  assert.equal(settings.tau, 0, 'kept: validateRunSettings names it when the run starts');
+  assert.deepEqual(settings.chunkers, ['heading', 'bogus']);
+  assert.deepEqual(settings.weights, { quality: 2, latency: 0, context: 0.1 });
+  assert.deepEqual(rejected.map((r) => r.key), ['k', 'weights.latency']);
+  assert.deepEqual(Object.keys(settings), Object.keys(DEFAULT_SETTINGS));
+  assert.deepEqual(coerceRunSettings({}).settings, DEFAULT_SETTINGS);
+});
+
+test('withoutRestricted resets the model folders and the judge endpoint and models (schema `restricted`) and nothing else', () => {
+  const s = parseRunSettings({ embeddingModel: 'models/e5', rerankerModel: 'models/ce', k: 7, judge: { endpoint: 'http://127.0.0.1:9', generatorModel: 'g', judgeModel: 'j', concurrency: 2 } });
+  const t = withoutRestricted(s);
+  assert.equal(t.embeddingModel, '');
+  assert.equal(t.rerankerModel, '');
+  assert.deepEqual(t.judge, { ...s.judge, endpoint: '', generatorModel: '', judgeModel: '' });
+  assert.equal(t.k, 7);
+  assert.equal(s.embeddingModel, 'models/e5', 'the input is not changed');
+});
+
+test('readSettingsFile: a missing file is not-found, bad JSON and a bad key are bad-input naming the file', (t) => {
+  const dir = tempDir('sp-settings-', t);
+  const file = path.join(dir, 'cfg.json');
+  assert.throws(() => readSettingsFile(file), (e: unknown) => isSpanproofError(e) && e.code === 'not-found' && e.file === file);
+  writeFileSync(file, '{"k": 3,}');
+  assert.throws(() => readSettingsFile(file), (e: unknown) => isSpanproofError(e) && e.code === 'bad-input' && /not valid JSON/.test(e.message));
+  writeFileSync(file, '{"k": 3, "kk": 1}');
+  assert.throws(() => readSettingsFile(file), (e: unknown) => isSpanproofError(e) && e.code === 'bad-input' && e.field === 'kk');
+  writeFileSync(file, '{"k": 3}');
+  assert.equal(readSettingsFile(file).k, 3);
+});
+
+test('a `__proto__` key is an unknown key, not a prototype', () => {
+  assert.throws(() => parseRunSettings(JSON.parse('{"__proto__": {"k": 1}}'), 'cfg.json'), (e: unknown) => isSpanproofError(e) && e.field === '__proto__');
+  assert.throws(() => parseRunSettings(JSON.parse('{"weights": {"__proto__": {"quality": 3}}}'), 'cfg.json'), (e: unknown) => isSpanproofError(e) && e.field === '__proto__');
 });

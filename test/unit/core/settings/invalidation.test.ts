@@ -1,8 +1,8 @@
-// Settings → what they invalidate (src/extension/invalidation.ts).
+// Settings → what they invalidate (src/core/settings/invalidation.ts, from the schema's `invalidates`).
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
-import { INVALIDATES, invalidationOf } from '../../../src/extension/invalidation';
-import { DEFAULT_SETTINGS } from '../../../src/core/settings';
+import { INVALIDATES, invalidationOf } from '../../../../src/core/settings';
+import { DEFAULT_SETTINGS } from '../../../../src/core/settings';
 
 test('every RunSettings key has an invalidation, and no other key does', () => {
   assert.deepEqual(Object.keys(INVALIDATES).sort(), Object.keys(DEFAULT_SETTINGS).sort());

@@ -1,0 +1,155 @@
+/**
+ * THE definition of Spanproof's settings (SPEC §11 `--config FILE`, §12 VS Code `spanproof.<key>`):
+ * one zod schema whose entries carry their default and their documentation. Everything else derives
+ * from it — the `RunSettings` type and `DEFAULT_SETTINGS` (./index.ts), parsing with errors naming
+ * the key (./parse.ts), what a changed key invalidates (./invalidation.ts), VS Code's
+ * `contributes.configuration` and restricted settings (./contributes.ts, written into package.json
+ * by `npm run gen:settings`, checked by a unit test) and the CLI flags' allowed values
+ * ({@link CHUNKER_IDS}, {@link RETRIEVER_IDS}).
+ *
+ * Adding a setting = adding one entry here: `setting(type, default, meta)` for a value,
+ * `group(shape, meta)` for a nested object (contributed to VS Code as dotted leaves,
+ * `spanproof.weights.quality`). Every top-level entry says what it `invalidates`; every value has a
+ * `description`. Keys are the VS Code keys without `spanproof.`.
+ */
+import { z } from 'zod';
+
+/** What a changed setting makes stale, from the cheapest to recompute to the most expensive. */
+export const INVALIDATIONS = ['ranking', 'metrics', 'retrieval', 'index', 'corpus', 'groundtruth'] as const;
+export type Invalidation = (typeof INVALIDATIONS)[number];
+
+/**
+ * Groups of the VS Code settings UI (`contributes.configuration` as an array of sections), by id; a
+ * value's `category` picks one (default `general`). `order` sorts sections and, within one, values.
+ */
+export const SETTING_CATEGORIES = {
+  general: { title: 'Spanproof', order: 0 },
+} as const satisfies Record<string, { title: string; order: number }>;
+export type SettingCategory = keyof typeof SETTING_CATEGORIES;
+
+/** Documentation and VS Code presentation of one value (a leaf of the schema). */
+export interface ValueMeta {
+  /** Plain-text description (VS Code `description`; also the CLI/config documentation). */
+  description: string;
+  /** VS Code `markdownDescription` (shown instead of `description` in the settings UI). */
+  markdownDescription?: string;
+  /** VS Code `enumDescriptions`, one per enum value, same order. */
+  enumDescriptions?: string[];
+  /** VS Code configuration scope; absent = VS Code's default (`window`). */
+  scope?: 'application' | 'machine' | 'window' | 'resource' | 'language-overridable' | 'machine-overridable';
+  /** Position within its category in the settings UI. */
+  order?: number;
+  category?: SettingCategory;
+  /** A path or endpoint: ignored in an untrusted workspace (VS Code `restrictedConfigurations`). */
+  restricted?: boolean;
+  /** Extra JSON Schema keywords for VS Code that zod does not express (e.g. `uniqueItems`). */
+  jsonSchema?: Record<string, unknown>;
+}
+
+/** Metadata of a top-level entry (a value or a group). */
+export interface EntryMeta {
+  /** What a change of this key makes stale (the extension's "results are stale" notice). */
+  invalidates?: Invalidation;
+}
+
+export type SettingMeta = ValueMeta & EntryMeta;
+/** Metadata of a group (a nested object): only what its top-level key invalidates. */
+export type GroupMeta = EntryMeta & { description?: string };
+
+/** The metadata of each schema node (`setting`/`group` results), read by the derivations (./walk.ts). */
+export const settingMeta = new WeakMap<z.ZodType, SettingMeta | GroupMeta>();
+
+/** A value with its default and documentation. */
+function setting<T extends z.ZodType>(type: T, def: z.util.NoUndefined<z.output<T>>, meta: SettingMeta) {
+  const node = type.default(def);
+  settingMeta.set(node, meta);
+  return node;
+}
+
+/** A nested object of values (every key optional in input, defaults filled in); unknown keys are errors. */
+function group<S extends z.ZodRawShape>(shape: S, meta: GroupMeta = {}) {
+  const node = z.strictObject(shape).prefault({} as z.input<z.ZodObject<S, z.core.$strict>>);
+  settingMeta.set(node, meta);
+  return node;
+}
+
+const posInt = z.number().int().positive();
+const nonNegInt = z.number().int().nonnegative();
+
+/** The built-in chunkers (SPEC §4), in the default grid's order. */
+export const CHUNKER_IDS = ['fixed', 'recursive', 'sentence', 'heading', 'semantic'] as const;
+/** The retrievers (SPEC §5.1), in the default grid's order. */
+export const RETRIEVER_IDS = ['bm25', 'dense', 'hybrid'] as const;
+
+const chunkerId = z.enum(CHUNKER_IDS);
+const retrieverId = z.enum(RETRIEVER_IDS);
+const unique = { uniqueItems: true };
+
+/** The run settings schema. Input: any subset (nested objects too); output: every key filled in. */
+export const RUN_SETTINGS_SCHEMA = z.strictObject({
+  include: setting(z.array(z.string()), ['**/*.{md,mdx,markdown,txt,rst,adoc}'], { invalidates: 'corpus', description: 'Globs (relative to the workspace folder) of the corpus files.' }),
+  exclude: setting(z.array(z.string()), ['**/{node_modules,.git,out,dist,build,.spanproof}/**'], { invalidates: 'corpus', description: 'Globs excluded from the corpus.' }),
+  maxFileBytes: setting(posInt, 4 * 1024 * 1024, { invalidates: 'corpus', description: 'Files larger than this many bytes are skipped and reported.' }),
+  groundTruthPath: setting(z.string(), '.spanproof/groundtruth.json', { invalidates: 'groundtruth', description: 'Ground-truth file, relative to the workspace folder.' }),
+  minQuoteLength: setting(nonNegInt, 12, { invalidates: 'groundtruth', description: 'Evidence quotes shorter than this (UTF-16 code units) are rejected.' }),
+  maxQuoteLength: setting(posInt, 20000, { invalidates: 'groundtruth', description: 'Evidence quotes longer than this (UTF-16 code units) are rejected.' }),
+  chunkers: setting(z.array(chunkerId).min(1), [...CHUNKER_IDS], { invalidates: 'index', description: 'Chunkers in the grid.', jsonSchema: unique }),
+  chunkerParams: group({
+    fixed: group({
+      size: setting(posInt, 800, { description: 'Fixed chunker: chunk size in characters.' }),
+      overlap: setting(nonNegInt, 100, { description: 'Fixed chunker: overlap in characters.' }),
+    }),
+    recursive: group({
+      size: setting(posInt, 800, { description: 'Recursive chunker: target chunk size in characters.' }),
+      overlap: setting(nonNegInt, 100, { description: 'Recursive chunker: overlap in characters.' }),
+    }),
+    sentence: group({
+      size: setting(posInt, 800, { description: 'Sentence chunker: maximum chunk size in characters.' }),
+    }),
+    heading: group({
+      maxSize: setting(posInt, 4000, { description: 'Heading chunker: maximum section size before splitting.' }),
+    }),
+    semantic: group({
+      minSize: setting(nonNegInt, 200, { description: 'Semantic chunker: minimum chunk size.' }),
+      maxSize: setting(posInt, 2000, { description: 'Semantic chunker: maximum chunk size.' }),
+      percentile: setting(z.number().min(0).max(100), 95, { description: 'Semantic chunker: distance percentile that starts a new chunk.' }),
+      windowSentences: setting(nonNegInt, 1, { description: 'Semantic chunker: sentences per embedding window.' }),
+    }),
+  }, { invalidates: 'index' }),
+  retrievers: setting(z.array(retrieverId).min(1), [...RETRIEVER_IDS], { invalidates: 'retrieval', description: 'Retrievers in the grid.', jsonSchema: unique }),
+  rerank: setting(z.array(z.boolean()).min(1), [false, true], { invalidates: 'retrieval', description: 'Reranker settings the grid runs ([false, true] = off and on).', jsonSchema: unique }),
+  embeddingModel: setting(z.string(), '', { invalidates: 'index', restricted: true, description: 'Embedding model folder (model.onnx + tokenizer.json). Empty = built-in static model. Needs a trusted workspace.' }),
+  rerankerModel: setting(z.string(), '', { invalidates: 'retrieval', restricted: true, description: 'Cross-encoder model folder. Empty = built-in MaxSim baseline. Needs a trusted workspace.' }),
+  k: setting(posInt, 5, { invalidates: 'metrics', description: 'Result-list size k.' }),
+  poolSize: setting(posInt, 20, { invalidates: 'retrieval', description: 'Candidate-pool size N.' }),
+  tau: setting(z.number().gt(0).max(1), 0.9, { invalidates: 'metrics', description: 'Coverage threshold τ for a hit.' }),
+  weights: group({
+    quality: setting(z.number().nonnegative(), 1, { description: 'Weight of the primary metric in the optional timing-dependent verdict (used only when weights.latency > 0).' }),
+    latency: setting(z.number().nonnegative(), 0, { description: '0 (default): measured latency is reported but never enters the verdict, so identical runs give identical verdicts. > 0: ranking.json adds a separate timing-dependent verdict (timedVerdict); --fail-under still reads the deterministic one.' }),
+    context: setting(z.number().nonnegative(), 0.1, { description: 'Weight of the normalised deterministic cost in the optional timing-dependent verdict (used only when weights.latency > 0).' }),
+  }, { invalidates: 'ranking' }),
+  // Any hit@K / coverage@K / ndcg@K / mrr, or hit@k for the run's k: checked against k and poolSize in validateRunSettings.
+  primaryMetric: setting(z.string().regex(/^(hit|coverage|ndcg)@(\d+|k)$|^mrr$/, 'expected hit@K, coverage@K, ndcg@K (K a whole number or k) or mrr'), 'hit@k', {
+    invalidates: 'ranking',
+    description: 'Primary metric Q of the verdict: hit@k (default: hit at the run\'s k), any hit@K, coverage@K, ndcg@K with K ≤ poolSize, or mrr.',
+    jsonSchema: { pattern: '^((hit|coverage|ndcg)@([1-9][0-9]*|k)|mrr)$', patternErrorMessage: 'hit@k, hit@K, coverage@K, ndcg@K (K a whole number ≤ poolSize, or k for the run\'s k) or mrr', examples: ['hit@k', 'ndcg@k', 'coverage@k', 'mrr', 'hit@10'] },
+  }),
+  verdict: group({
+    margin: setting(z.number().gt(0).lt(1), 0.05, { description: 'Non-inferiority margin δ of the verdict, in units of the primary metric: the cheapest config whose paired 95% CI of (config − best) has a lower bound ≥ −δ is recommended.' }),
+  }, { invalidates: 'ranking' }),
+  bootstrap: group({
+    resamples: setting(nonNegInt, 2000, { description: 'Bootstrap resamples B for confidence intervals.' }),
+    seed: setting(z.number().int(), 42, { description: 'Bootstrap seed.' }),
+  }, { invalidates: 'metrics' }),
+  threads: setting(posInt, 2, { invalidates: 'retrieval', description: 'Threads per ONNX session.' }),
+  judge: group({
+    endpoint: setting(z.string(), '', { restricted: true, description: 'OpenAI-compatible endpoint for generation/judging (opt-in). Needs a trusted workspace; the API key lives in SecretStorage.' }),
+    generatorModel: setting(z.string(), '', { restricted: true, description: 'Generator model name at the endpoint.' }),
+    judgeModel: setting(z.string(), '', { restricted: true, description: 'Judge model name at the endpoint.' }),
+    concurrency: setting(posInt, 4, { description: 'Concurrent judge requests.' }),
+    requestsPerMinute: setting(nonNegInt, 0, { description: 'Rate limit (0 = none).' }),
+    timeoutMs: setting(posInt, 60000, { description: 'Request timeout in ms.' }),
+    retries: setting(nonNegInt, 3, { description: 'Retries per request.' }),
+    allowSameModel: setting(z.boolean(), false, { description: 'Allow the judge to be the generator model.' }),
+  }, { invalidates: 'metrics' }),
+});

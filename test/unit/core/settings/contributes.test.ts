@@ -1,0 +1,37 @@
+/**
+ * package.json's settings are the schema's (src/core/settings/schema.ts): `contributes.configuration`
+ * and `restrictedConfigurations` equal what `vscodeContributes()` derives (`npm run gen:settings`
+ * writes them), every value is documented, every default passes its own type, and every top-level
+ * key says what it invalidates.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { DEFAULT_SETTINGS, INVALIDATIONS, settingEntries, settingValues, vscodeContributes } from '../../../../src/core/settings';
+import { REPO } from '../../../helpers/paths';
+
+const pkg = JSON.parse(readFileSync(path.join(REPO, 'package.json'), 'utf8')) as {
+  contributes: { configuration: unknown };
+  capabilities: { untrustedWorkspaces: { restrictedConfigurations: string[] } };
+};
+
+test('package.json contributes.configuration and restrictedConfigurations are generated from the schema', () => {
+  const c = vscodeContributes();
+  const stale = 'package.json is out of date with src/core/settings/schema.ts: run `npm run gen:settings`';
+  assert.deepEqual(pkg.contributes.configuration, c.configuration, stale);
+  assert.deepEqual(pkg.capabilities.untrustedWorkspaces.restrictedConfigurations, c.restrictedConfigurations, stale);
+});
+
+test('every value has a description and a default its own type accepts; every VS Code key is one value of RunSettings', () => {
+  const values = settingValues();
+  assert.ok(values.length >= 30);
+  for (const v of values) {
+    assert.ok(v.meta.description.length > 10, `${v.path} has a description`);
+    assert.ok(v.type.safeParse(v.default).success, `${v.path}: the default passes its type`);
+    const atPath = v.path.split('.').reduce<unknown>((o, k) => (o as Record<string, unknown>)[k], DEFAULT_SETTINGS);
+    assert.deepEqual(atPath, v.default, `${v.path} is a value of DEFAULT_SETTINGS`);
+  }
+  assert.deepEqual(settingEntries().map((e) => e.key), Object.keys(DEFAULT_SETTINGS));
+  for (const e of settingEntries()) assert.ok((INVALIDATIONS as readonly string[]).includes(e.invalidates), e.key);
+});
