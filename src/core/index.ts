@@ -19,7 +19,7 @@ export * from './import';
 export * from './bias';
 export * from './settings';
 export { writeFileAtomic } from './files';
-export { runGrid, runEngine, planConfigs, configId, ResidentState, ChunkCache, TAU_SWEEP, type GridHooks, type ConfigPlan, type ItemRecord } from './grid';
+export { runGrid, runQuery, runEngine, planConfigs, configId, ResidentState, ChunkCache, TAU_SWEEP, type GridHooks, type ConfigPlan, type ItemRecord, type QueryAnswer, type QueryParams, type QueryResultRow } from './grid';
 export { readRun, listRuns, createRunDir, resolveRunsRoot, resolveCacheDir, userCacheDir, stableStringify, type RunFile, type ResultsFile, type RankingEntry, type QuestionRecord, type TimingsFile, type RunSummary, type ConfigResult, type RunStatus } from './runs';
 export { renderReport, renderRunReport, renderMarkdown, renderHtml, renderCsv, rankingTable, buildReportModel, type ReportFormat } from './report';
 export * from './judge';

@@ -6,8 +6,7 @@
 import * as path from 'node:path';
 import { existsSync, readFileSync } from 'node:fs';
 import * as vscode from 'vscode';
-import { readRun, listRuns } from '../core/runs';
-import { writeFileAtomic } from '../core/files';
+import { readRun, listRuns, writeBiasStudy } from '../core/runs';
 import { readBiasInputFromRun, runBiasStudy, type BiasStudy } from '../core/bias';
 import { readAnswers } from '../core/judge';
 import type { WebviewHandlers } from '../shared/protocol';
@@ -52,7 +51,7 @@ async function biasStudy(runDir: string): Promise<BiasStudy> {
   if (existsSync(file)) return JSON.parse(readFileSync(file, 'utf8')) as BiasStudy;
   const study = await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: 'Spanproof: bias study' }, async () => runBiasStudy(readBiasInputFromRun(runDir)));
   try {
-    writeFileAtomic(file, `${JSON.stringify(study, null, 2)}\n`);
+    writeBiasStudy(runDir, study, file);
   } catch {
     // a read-only run folder: show it without caching
   }

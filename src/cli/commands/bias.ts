@@ -8,16 +8,15 @@ import * as path from 'node:path';
 import type { Command } from 'commander';
 import { biasStudyMarkdown, readBiasInputFromRun, runBiasStudy } from '../../core/bias';
 import { SpanproofError } from '../../core/errors';
-import { writeFileAtomic } from '../../core/files';
+import { writeBiasStudy } from '../../core/runs';
 import type { SetExit } from './index';
 
 interface BiasCliOptions { thetas?: string; json?: boolean; out?: string; k?: string }
 
 /** Runs the study over `runDir`, writes `<runDir>/bias.json` and (unless quiet) the headline table to stderr. Used by `spanproof run --bias-study`. */
-export function writeBiasStudy(runDir: string, opts: { quiet?: boolean } = {}): string {
+export function runAndWriteBiasStudy(runDir: string, opts: { quiet?: boolean } = {}): string {
   const study = runBiasStudy(readBiasInputFromRun(runDir));
-  const out = path.join(runDir, 'bias.json');
-  writeFileAtomic(out, `${JSON.stringify(study, null, 2)}\n`);
+  const out = writeBiasStudy(runDir, study);
   if (!opts.quiet) process.stderr.write(`${biasStudyMarkdown(study, { perConfig: false })}Bias study written to ${out} (spanproof bias ${JSON.stringify(runDir)} prints every table).\n`);
   return out;
 }
@@ -46,7 +45,7 @@ export function register(program: Command, setExit: SetExit): void {
       const study = runBiasStudy(input);
       const out = opts.out ? path.resolve(opts.out) : path.join(runDir, 'bias.json');
       mkdirSync(path.dirname(out), { recursive: true });
-      writeFileAtomic(out, `${JSON.stringify(study, null, 2)}\n`);
+      writeBiasStudy(runDir, study, out);
       process.stdout.write(opts.json ? `${JSON.stringify(study, null, 2)}\n` : `${biasStudyMarkdown(study)}\nWrote ${out}\n`);
       setExit(0);
     });

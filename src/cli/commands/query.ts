@@ -10,7 +10,7 @@ import type { Command } from 'commander';
 import { isChunkerId } from '../../core/chunking';
 import { SpanproofError } from '../../core/errors';
 import { BASELINE_RERANKER_LABEL } from '../../core/models/embedderSpec';
-import { runQuery, type QueryAnswer, type QueryResultRow } from '../../core/retrieval';
+import { runQuery, type QueryAnswer, type QueryResultRow } from '../../core/grid';
 import { resolveCacheDir } from '../../core/runs';
 import type { RetrieverId } from '../../core/types';
 import { CHUNKER_IDS, DEFAULT_SETTINGS, RETRIEVER_IDS, readSettingsFile } from '../../core/settings';

@@ -25,7 +25,7 @@ import { buildReportModel, rankingTable } from '../../core/report';
 import { DEFAULT_SETTINGS, type RunSettings } from '../../core/settings';
 import type { GridRunResult } from '../../shared/protocol';
 import type { SetExit } from './index';
-import { writeBiasStudy } from './bias';
+import { runAndWriteBiasStudy } from './bias';
 import { writeProgress } from '../terminal';
 import { addJudgeOptions, generationText, judgeSettings, runGenerateStep, validateGenerateOptions, type JudgeCliOptions } from '../judge';
 
@@ -219,7 +219,7 @@ Exit codes:
         await client.dispose();
       }
       bar.end();
-      if (o.biasStudy && result.runDir) writeBiasStudy(result.runDir, { quiet: !!o.json }); // chunk-ID bias study (src/cli/commands/bias.ts)
+      if (o.biasStudy && result.runDir) runAndWriteBiasStudy(result.runDir, { quiet: !!o.json }); // chunk-ID bias study (src/cli/commands/bias.ts)
       // Generation and judges (SPEC §14, src/cli/judge.ts), only with --generate.
       let answersLines: string[] = [];
       let generationCancelled = false;

@@ -23,7 +23,7 @@ import { sentenceChunkRanges } from './sentence';
 
 export type { EmbedFn } from './semantic';
 export { assertChunkInvariants } from './invariants';
-export { chunkerConfigKey, validateChunkerParams, CHUNKER_ALGORITHM_VERSION } from './params';
+export { chunkerConfigKey, chunkIndexKey, validateChunkerParams, CHUNKER_ALGORITHM_VERSION } from './params';
 export { isMarkdownSource } from './heading';
 export { percentileLinear } from './semantic';
 

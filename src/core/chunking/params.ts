@@ -80,3 +80,12 @@ export function chunkerConfigKey(chunker: ChunkerId, params: ChunkerParams): str
   const sorted = Object.fromEntries(Object.keys(p).sort().map((k) => [k, p[k]]));
   return `${chunker}/v${CHUNKER_ALGORITHM_VERSION[chunker]}/${JSON.stringify(sorted)}`;
 }
+
+/**
+ * The key of one chunker's chunks and of everything built on them (chunk cache, embedding cache,
+ * resident stage memo): {@link chunkerConfigKey}, plus `|<embedder id>` for `semantic`, whose cut
+ * points depend on the embedder that compares its sentence windows.
+ */
+export function chunkIndexKey(chunker: ChunkerId, params: ChunkerParams, embedderId: string): string {
+  return chunkerConfigKey(chunker, params) + (chunker === 'semantic' ? `|${embedderId}` : '');
+}

@@ -1,9 +1,13 @@
 /**
- * The request and the result of a grid run (SPEC §6, §10): what a host (the CLI, the extension,
- * through the worker of src/worker) asks `runGrid` for, and what it gets back. The worker protocol
- * (src/shared/protocol.ts) carries these shapes unchanged.
+ * The shapes of a grid run (SPEC §6, §10): the request and the result of `runGrid` (what a host — the
+ * CLI, the extension, through the worker of src/worker — asks for and gets back; the worker protocol
+ * src/shared/protocol.ts carries them unchanged), and what the engine's stages hand each other.
  */
+import type { Chunk, ChunkerId, RetrieverId } from '../types';
+import type { Bm25Index, DenseIndex, Hit } from '../retrieval';
 import type { RunSettings } from '../settings';
+import type { ConfigPlan } from './plan';
+import type { ItemScores } from './score';
 import type { QuestionRecord, RankingEntry, ResultsFile, RunFile, RunStatus, TimingsFile } from '../runs/types';
 import type { RankingFile, Verdict } from '../ranking/types';
 
@@ -57,4 +61,53 @@ export interface GridRunResult {
   records?: QuestionRecord[];
   /** Non-fatal warnings (skipped files, excluded questions, failed items). */
   warnings: string[];
+}
+
+/** One (question, config) result. Hit chunk indexes refer to `chunks` of the item's chunker. */
+export interface ItemRecord {
+  question: string;
+  config: string;
+  chunker: ChunkerId;
+  retriever: RetrieverId;
+  rerank: boolean;
+  status: 'ok' | 'failed';
+  error?: string;
+  /** Retriever order of the candidate pool (N hits). */
+  pool: Hit[];
+  /** Final order of the pool (reranked when on, else = pool). */
+  final: Hit[];
+  /** ms for this question: retrieval (query embedding + search, batch time divided evenly where batched). */
+  retrieveMs: number;
+  /** ms for this question's reranking (0 when off). */
+  rerankMs: number;
+  scores: ItemScores | null;
+  /** Embedder tokens of the result list's text (the union of R₁..R_k, overlaps once), when scored. */
+  contextTokens?: number;
+}
+
+/** What one chunker's stages produced (chunks, timings, or the error that removed the chunker). */
+export interface ChunkerStage {
+  chunker: ChunkerId;
+  chunks: Chunk[];
+  error?: string;
+  chunkMs: number;
+  bm25Ms: number;
+  embedMs: number;
+  /** Documents whose chunks came from the chunk cache. */
+  cachedDocs: number;
+}
+
+/** The in-memory result of the engine (chunk → index → retrieve → rerank → score, every chunker). */
+export interface EngineOutput {
+  configs: ConfigPlan[];
+  items: ItemRecord[];
+  stages: ChunkerStage[];
+  queryEmbedMs: number;
+}
+
+/** A chunker stage kept in memory between runs of the same corpus (a resident worker). */
+export interface StageMemo {
+  chunks: Chunk[];
+  bm25: Bm25Index | null;
+  dense: DenseIndex | null;
 }

@@ -11,7 +11,8 @@
  *   `searchBatchAsync` uses an onnxruntime Gemm → TopK graph for large batches, same results.
  * - {@link reciprocalRankFusion}: Σ 1/(k + rank), k = 60, ranks 1-based (Cormack, Clarke & Büttcher 2009).
  * - {@link rerankPool}: scores the whole pool with a pair scorer, cached by (scorer id, query, sha256(chunk text)).
- * - {@link retrievePools}: the three retrievers behind one batch call.
+ * - {@link candidatePools}: the ONE candidate-pool function (every retriever of a chunker, a batch of queries);
+ *   {@link retrievePools} is its one-retriever shorthand.
  */
 export { compareHits, type Hit } from './hit';
 export { TopN } from './topk';
@@ -21,5 +22,4 @@ export { DenseIndex, ORT_MIN_WORK } from './dense';
 export { buildDenseTopKModel, disposeDenseOrt, denseOrtStats } from './dense-ort';
 export { reciprocalRankFusion } from './rrf';
 export { rerankPool, rerankCacheKey, type RerankCache, type RerankScorer } from './rerank';
-export { retrievePools, DEFAULT_POOL, RRF_K, type QueryEmbedder, type RetrievalIndexes } from './retrieve';
-export { runQuery, type QueryAnswer, type QueryParams, type QueryResultRow } from './query';
+export { candidatePools, retrievePools, DEFAULT_POOL, RRF_K, type PoolRequest, type RetrieverPools, type QueryEmbedder, type RetrievalIndexes } from './retrieve';

@@ -1,6 +1,11 @@
 /**
- * The three retrievers of SPEC §5.1 behind one call, for a batch of queries (a grid run scores all
- * its questions at once; `spanproof query` passes one).
+ * The candidate pools of SPEC §5.1–5.2, computed in ONE place for every caller: a grid run (all its
+ * questions at once, for each chunker) and `spanproof query` (one question, one retriever).
+ *
+ * - `bm25`: Bm25Index.search, one query at a time (timed per query);
+ * - `dense`: the query embeddings (given, or embedded here in one call) searched as one batch;
+ * - `hybrid`: Reciprocal Rank Fusion (k = {@link RRF_K}) of the bm25 and dense top-n lists, cut to n.
+ * Each base list is computed once however many of the retrievers need it.
  */
 import type { Chunk, RetrieverId } from '../types';
 import { SpanproofError } from '../errors';
@@ -17,11 +22,11 @@ export interface QueryEmbedder {
   embed(texts: readonly string[]): Promise<Float32Array>;
 }
 
-/** The indexes of one chunker. `bm25` is needed by bm25/hybrid, `dense` + `embedder` by dense/hybrid. */
+/** The indexes of one chunker. `bm25` is needed by bm25/hybrid, `dense` (+ `embedder` unless query vectors are given) by dense/hybrid. */
 export interface RetrievalIndexes {
   readonly chunks: readonly Chunk[];
-  readonly bm25?: Bm25Index;
-  readonly dense?: DenseIndex;
+  readonly bm25?: Bm25Index | null;
+  readonly dense?: DenseIndex | null;
   readonly embedder?: QueryEmbedder;
 }
 
@@ -30,35 +35,83 @@ export const DEFAULT_POOL = 20;
 /** RRF constant k (SPEC §5.1). */
 export const RRF_K = 60;
 
+/** What to retrieve: which pools, for which queries, how many candidates. */
+export interface PoolRequest {
+  retrievers: readonly RetrieverId[];
+  queries: readonly string[];
+  /** Pool size N. */
+  n: number;
+  /** The queries' embeddings (queries.length × dim), e.g. embedded once for every chunker of a run; embedded here when absent. */
+  queryVectors?: Float32Array;
+  /** ms of query embedding per query done by the caller, added to the dense and hybrid latency. */
+  queryEmbedMsPer?: number;
+  /** onnxruntime intra-op threads for the batch dense search (default 2). */
+  threads?: number;
+  /** Awaited after each BM25 query (a run yields to the event loop there for progress and cancel). */
+  onQuery?: () => Promise<void>;
+}
+
+/** The pools of one retriever: `lists[q]` best first (≤ n hits), `ms[q]` the query's retrieval time (ms, batch time shared evenly). */
+export interface RetrieverPools {
+  lists: Hit[][];
+  ms: number[];
+}
+
+async function bm25Pools(idx: RetrievalIndexes, req: PoolRequest): Promise<RetrieverPools> {
+  if (!idx.bm25) throw new SpanproofError('invariant', `retriever ${req.retrievers.join('/')} needs a BM25 index.`);
+  const out: RetrieverPools = { lists: [], ms: [] };
+  for (const q of req.queries) {
+    const t = performance.now();
+    out.lists.push(idx.bm25.search(q, req.n));
+    out.ms.push(performance.now() - t);
+    await req.onQuery?.();
+  }
+  return out;
+}
+
+async function densePools(idx: RetrievalIndexes, req: PoolRequest): Promise<RetrieverPools> {
+  if (!idx.dense || (!req.queryVectors && !idx.embedder)) throw new SpanproofError('invariant', `retriever ${req.retrievers.join('/')} needs a dense index and an embedder.`);
+  if (req.queries.length === 0) return { lists: [], ms: [] };
+  const t = performance.now();
+  const qv = req.queryVectors ?? (await idx.embedder!.embed(req.queries));
+  const lists = await idx.dense.searchBatchAsync(qv, req.n, { threads: req.threads });
+  const per = (performance.now() - t) / req.queries.length + (req.queryEmbedMsPer ?? 0);
+  return { lists, ms: lists.map(() => per) };
+}
+
 /**
- * The candidate pool (top `n`, best first) of `retriever` for each query:
- * `bm25` → Bm25Index.search; `dense` → query embeddings (one embed call) then exact search as one
- * batch; `hybrid` → RRF (k = 60) of the bm25 and dense top-n lists, cut to n.
- * Throws SpanproofError('invariant') when an index the retriever needs is missing.
+ * The candidate pool (top `n`, best first) of each requested retriever for each query.
+ * @returns a map retriever → pools, in the order of `req.retrievers`.
+ * @throws SpanproofError('invariant') when an index a retriever needs is missing; ('bad-input') for an unknown retriever.
+ */
+export async function candidatePools(idx: RetrievalIndexes, req: PoolRequest): Promise<Map<RetrieverId, RetrieverPools>> {
+  for (const r of req.retrievers) {
+    if (r !== 'bm25' && r !== 'dense' && r !== 'hybrid') throw new SpanproofError('bad-input', `unknown retriever "${String(r)}".`, { field: 'retriever', fix: 'Use bm25, dense or hybrid.' });
+  }
+  const wants = (k: 'lexical' | 'dense') => req.retrievers.some((r) => r === 'hybrid' || (k === 'lexical' ? r === 'bm25' : r === 'dense'));
+  const lexical = wants('lexical') ? await bm25Pools(idx, req) : null;
+  const dense = wants('dense') ? await densePools(idx, req) : null;
+  const out = new Map<RetrieverId, RetrieverPools>();
+  for (const r of req.retrievers) {
+    if (r === 'bm25') out.set(r, lexical!);
+    else if (r === 'dense') out.set(r, dense!);
+    else {
+      const hybrid: RetrieverPools = { lists: [], ms: [] };
+      lexical!.lists.forEach((l, qi) => {
+        const t = performance.now();
+        hybrid.lists.push(reciprocalRankFusion([l, dense!.lists[qi]], req.n, RRF_K));
+        hybrid.ms.push(lexical!.ms[qi] + dense!.ms[qi] + (performance.now() - t));
+      });
+      out.set(r, hybrid);
+    }
+  }
+  return out;
+}
+
+/**
+ * The candidate pools of one retriever (a {@link candidatePools} shorthand).
  * @param opts.threads onnxruntime intra-op threads for the batch dense search (default 2).
  */
 export async function retrievePools(retriever: RetrieverId, queries: readonly string[], n: number, idx: RetrievalIndexes, opts: { threads?: number } = {}): Promise<Hit[][]> {
-  const lexical = (): Hit[][] => {
-    if (!idx.bm25) throw new SpanproofError('invariant', `retriever ${retriever} needs a BM25 index.`);
-    return queries.map((q) => idx.bm25!.search(q, n));
-  };
-  const dense = async (): Promise<Hit[][]> => {
-    if (!idx.dense || !idx.embedder) throw new SpanproofError('invariant', `retriever ${retriever} needs a dense index and an embedder.`);
-    if (queries.length === 0) return [];
-    const qv = await idx.embedder.embed(queries);
-    return idx.dense.searchBatchAsync(qv, n, { threads: opts.threads });
-  };
-  switch (retriever) {
-    case 'bm25':
-      return lexical();
-    case 'dense':
-      return dense();
-    case 'hybrid': {
-      const a = lexical();
-      const b = await dense();
-      return a.map((l, i) => reciprocalRankFusion([l, b[i]], n, RRF_K));
-    }
-    default:
-      throw new SpanproofError('bad-input', `unknown retriever "${String(retriever)}".`, { field: 'retriever', fix: 'Use bm25, dense or hybrid.' });
-  }
+  return (await candidatePools(idx, { retrievers: [retriever], queries, n, threads: opts.threads })).get(retriever)!.lists;
 }

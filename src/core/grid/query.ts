@@ -1,21 +1,24 @@
 /**
  * One query against one configuration `<chunker>/<retriever>/<rerank|none>` (SPEC §11 `query`):
- * load the corpus, chunk it, build the retriever's index (embeddings through the disk cache), take
- * the candidate pool of N, rerank it when asked, return the top k. Fully offline.
+ * load the corpus, load the models, chunk, build the retriever's index, take the candidate pool of
+ * N, rerank it when asked, return the top k — through the same stage functions as a grid run
+ * (./models.ts, ./chunk.ts, ./indexing.ts, src/core/retrieval `candidatePools`, ./rerank.ts), with
+ * the disk caches under `cacheDir`. Fully offline.
  */
 import type { Chunk, ChunkerId, RankedSpan, RetrieverId } from '../types';
 import type { RunSettings } from '../settings';
 import { SpanproofError } from '../errors';
 import { loadCorpus } from '../corpus';
-import { chunkCorpus, chunkerConfigKey } from '../chunking';
-import { createMaxSimReranker, embedderFromSetting, loadCrossEncoderFromFolder, loadEmbedder, type PairScorer, type TextEmbedder } from '../models';
-import { EmbeddingCache, PersistentRerankCache, embedChunksCached, loadOrBuildBm25 } from '../cache';
-import { Bm25Index } from './bm25';
-import { DenseIndex } from './dense';
-import { disposeDenseOrt } from './dense-ort';
-import type { Hit } from './hit';
-import { rerankPool } from './rerank';
-import { retrievePools } from './retrieve';
+import { chunkIndexKey } from '../chunking';
+import { EmbeddingCache, PersistentRerankCache } from '../cache';
+import { candidatePools, disposeDenseOrt, type Hit } from '../retrieval';
+import { ChunkCache } from './chunkCache';
+import { chunkStage } from './chunk';
+import { indexStage } from './indexing';
+import { loadRunModels } from './models';
+import { configId } from './plan';
+import { RunProgress } from './progress';
+import { rerankStage } from './rerank';
 
 /** One listed chunk, as `spanproof query --json` prints it. Offsets in UTF-16 code units, half-open. */
 export interface QueryResultRow extends RankedSpan {
@@ -60,11 +63,8 @@ function rows(hits: readonly Hit[], chunks: readonly Chunk[]): QueryResultRow[] 
   });
 }
 
-/**
- * Answers one query. Throws SpanproofError('bad-input') for an empty query, k < 1 or pool < k;
- * ('model') when a configured model folder is unusable; whatever corpus loading and chunking throw.
- */
-export async function runQuery(p: QueryParams): Promise<QueryAnswer> {
+/** k and the pool size N of a query, checked. Throws SpanproofError('bad-input') naming the option. */
+function checkQuery(p: QueryParams): { k: number; n: number } {
   const k = p.k ?? p.settings.k;
   const n = p.pool ?? p.settings.poolSize;
   if (!p.text.trim()) throw new SpanproofError('bad-input', 'the query text is empty.', { field: 'TEXT', fix: 'pass the question as the last argument.' });
@@ -76,43 +76,48 @@ export async function runQuery(p: QueryParams): Promise<QueryAnswer> {
       field: p.pool === undefined ? '--k' : '--k/--pool', fix: 'lower --k or raise --pool.',
     });
   }
+  return { k, n };
+}
+
+/**
+ * Answers one query with the grid's own stages (models, chunk, index, candidate pools, rerank), so
+ * a query returns exactly what the same config returns in a run.
+ * Throws SpanproofError('bad-input') for an empty query, k < 1 or pool < k; ('model') when a
+ * configured model folder is unusable; whatever corpus loading and chunking throw.
+ */
+export async function runQuery(p: QueryParams): Promise<QueryAnswer> {
+  const { k, n } = checkQuery(p);
   const s = p.settings;
   const corpus = await loadCorpus(p.workspace, { include: s.include, exclude: s.exclude, maxFileBytes: s.maxFileBytes });
-  const needsEmbedder = p.retriever !== 'bm25' || p.chunker === 'semantic';
-  let embedder: TextEmbedder | undefined;
-  let scorer: PairScorer | undefined;
-  const opts = { threads: s.threads };
+  const models = await loadRunModels({ settings: s, workspace: p.workspace, needsEmbedder: p.retriever !== 'bm25' || p.chunker === 'semantic', needsReranker: p.rerank });
   try {
-    if (needsEmbedder) embedder = await loadEmbedder(embedderFromSetting(s.embeddingModel), { ...opts, baseDir: p.workspace });
-    const embed = embedder ? { fn: (t: readonly string[]) => embedder!.embed(t), dim: embedder.dim } : undefined;
-    const chunks = await chunkCorpus(corpus.documents, p.chunker, s.chunkerParams, embed);
-    const bm25 = p.retriever === 'dense' ? undefined : p.cacheDir ? loadOrBuildBm25(chunks, p.cacheDir).index : Bm25Index.build(chunks);
-    let dense: DenseIndex | undefined;
-    if (p.retriever !== 'bm25' && embedder) {
-      let key = chunkerConfigKey(p.chunker, s.chunkerParams);
-      if (p.chunker === 'semantic') key += `|${embedder.id}`;
-      const docSha = new Map(corpus.documents.map((d) => [d.source, d.sha256]));
-      const cache = p.cacheDir ? new EmbeddingCache(p.cacheDir) : undefined;
-      dense = new DenseIndex(await embedChunksCached(chunks, docSha, key, embedder, cache), embedder.dim);
-    }
-    const [pool] = await retrievePools(p.retriever, [p.text], n, { chunks, bm25, dense, embedder }, { threads: s.threads });
+    const { embedder, reranker } = models;
+    const key = chunkIndexKey(p.chunker, s.chunkerParams, embedder?.id ?? '');
+    const store = p.cacheDir ? new ChunkCache(p.cacheDir) : undefined;
+    const { chunks } = await chunkStage({ documents: corpus.documents, chunker: p.chunker, params: s.chunkerParams, key, embedder, store });
+    store?.flush();
+    const indexes = await indexStage({
+      chunks, chunker: p.chunker, key, embedder, progress: RunProgress.silent(),
+      needsBm25: p.retriever !== 'dense', needsDense: p.retriever !== 'bm25',
+      docSha: new Map(corpus.documents.map((d) => [d.source, d.sha256])), cacheDir: p.cacheDir, embeddings: p.cacheDir ? new EmbeddingCache(p.cacheDir) : undefined,
+    });
+    const pools = await candidatePools({ chunks, bm25: indexes.bm25, dense: indexes.dense, embedder: embedder ?? undefined }, { retrievers: [p.retriever], queries: [p.text], n, threads: s.threads });
+    const pool = pools.get(p.retriever)!.lists[0];
     let results = pool.slice(0, k);
     if (p.rerank) {
-      scorer = s.rerankerModel ? await loadCrossEncoderFromFolder(s.rerankerModel, opts) : await createMaxSimReranker(opts);
-      const cache = p.cacheDir ? PersistentRerankCache.open(p.cacheDir, scorer.id) : undefined;
-      results = (await rerankPool(p.text, pool, chunks, scorer, cache)).slice(0, k);
-      cache?.flush();
+      const cache = p.cacheDir ? PersistentRerankCache.open(p.cacheDir, reranker!.id) : new Map<string, number>();
+      results = (await rerankStage(p.text, pool, chunks, reranker!, cache)).final.slice(0, k);
+      if (cache instanceof PersistentRerankCache) cache.flush();
     }
     return {
-      config: `${p.chunker}/${p.retriever}/${p.rerank ? 'rerank' : 'none'}`,
+      config: configId(p.chunker, p.retriever, p.rerank),
       results: rows(results, chunks),
       pool: rows(pool, chunks),
-      models: { embedder: embedder?.id ?? null, reranker: scorer?.id ?? null, rerankerBaseline: scorer?.baseline ?? false },
+      models: { embedder: embedder?.id ?? null, reranker: reranker?.id ?? null, rerankerBaseline: reranker?.baseline ?? false },
       corpus: { documents: corpus.documents.length, skipped: corpus.skipped.length, chunks: chunks.length },
     };
   } finally {
-    await embedder?.dispose();
-    await scorer?.dispose();
+    await models.release();
     await disposeDenseOrt();
   }
 }

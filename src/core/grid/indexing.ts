@@ -1,0 +1,78 @@
+/**
+ * Stage "index" — the ONE place the indexes of a chunker's chunks are built, for the grid run and
+ * `spanproof query`: the BM25 index (MiniSearch, through the disk cache `<cacheDir>/bm25/` when a
+ * cache folder is given) and the dense index (the chunk embeddings, through the embedding cache when
+ * given). The chunk embedding is started first: onnxruntime runs the session off the JS thread, so
+ * the BM25 build (in slices that yield for progress and cancel) overlaps it.
+ *
+ * A cancel during the BM25 build first waits for the embedding in flight (its session must not be
+ * released under it), then stops; after the build there is no cancellation point until the
+ * embedding has settled.
+ */
+import { performance } from 'node:perf_hooks';
+import type { Chunk, ChunkerId } from '../types';
+import type { TextEmbedder } from '../models';
+import { Bm25Index, DenseIndex, type Bm25BuildOptions } from '../retrieval';
+import { embedChunksCached, loadOrBuildBm25Async, type EmbeddingCache } from '../cache';
+import type { RunProgress } from './progress';
+import type { StageMemo } from './types';
+
+export interface IndexInput {
+  chunks: Chunk[];
+  chunker: ChunkerId;
+  needsBm25: boolean;
+  needsDense: boolean;
+  /** Required when `needsDense`. */
+  embedder: TextEmbedder | null;
+  /** `chunkIndexKey(chunker, params, embedder id)`: the embedding cache's chunker key. */
+  key: string;
+  /** Source → document SHA-256 (the embedding cache is per document). */
+  docSha: ReadonlyMap<string, string>;
+  /** BM25 disk cache root; no BM25 cache when absent. */
+  cacheDir?: string;
+  embeddings?: EmbeddingCache;
+  /** Indexes already built for these chunks (a resident worker's memo): reused, not rebuilt. */
+  memo?: StageMemo;
+  progress: RunProgress;
+}
+
+export interface ChunkerIndexes {
+  bm25: Bm25Index | null;
+  dense: DenseIndex | null;
+  /** Wall time of the BM25 build (or read). */
+  bm25Ms: number;
+  /** Wall time until both indexes are ready (the embedding overlaps the BM25 build). */
+  embedMs: number;
+}
+
+function startEmbedding(input: IndexInput): Promise<Float32Array> | null {
+  if (!input.needsDense || input.memo?.dense) return null;
+  const emb = input.embedder!;
+  const p = input.embeddings ? embedChunksCached(input.chunks, input.docSha, input.key, emb, input.embeddings) : emb.embed(input.chunks.map((c) => c.text));
+  p.catch(() => undefined); // awaited below; avoid an unhandled rejection if BM25 throws first
+  return p;
+}
+
+/**
+ * Builds (or reads, or reuses) the indexes a chunker's configs need.
+ * @throws SpanproofError('cancelled') on a cancel during the BM25 build; the embedder's and the index's errors.
+ */
+export async function indexStage(input: IndexInput): Promise<ChunkerIndexes> {
+  const t = performance.now();
+  const matrix = startEmbedding(input);
+  const tb = performance.now();
+  let bm25: Bm25Index | null = null;
+  if (input.needsBm25) {
+    try {
+      const opts: Bm25BuildOptions = { onYield: () => input.progress.tick() };
+      bm25 = input.memo?.bm25 ?? (input.cacheDir ? (await loadOrBuildBm25Async(input.chunks, input.cacheDir, opts)).index : await Bm25Index.buildAsync(input.chunks, opts));
+    } catch (e) {
+      await matrix?.catch(() => undefined);
+      throw e;
+    }
+  }
+  const bm25Ms = performance.now() - tb;
+  input.progress.advanceWithoutYield(1, `embed:${input.chunker}`);
+  const dense = input.needsDense ? (input.memo?.dense ?? new DenseIndex(await matrix!, input.embedder!.dim)) : null;
+  return { bm25, dense, bm25Ms, embedMs: performance.now() - t };
+}

@@ -1,0 +1,91 @@
+/**
+ * Stage "load & resolve" (SPEC §6 step 1, §3.2): the corpus under the workspace (globs, size limit,
+ * skipped files reported), the ground truth, its resolution against the corpus (stale, ambiguous and
+ * rejected questions are excluded and counted in `acceptance`, never scored), the selection of
+ * `questionIds`, and the content hashes that identify the inputs of the run.
+ */
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { SpanproofError } from '../errors';
+import type { CorpusDocument } from '../types';
+import type { RunSettings } from '../settings';
+import { loadCorpus, type Corpus } from '../corpus';
+import { excludedQuestionsSummary, readGroundTruth, resolveGroundTruth, type AcceptanceReport, type ResolvedQuestion } from '../groundtruth';
+
+export interface LoadInput {
+  workspace: string;
+  groundTruthFile: string;
+  settings: RunSettings;
+  /** Only these question ids are scored. */
+  questionIds?: string[];
+  /** Refuse (SpanproofError('bad-input')) when no question can be scored. */
+  requireScorable?: boolean;
+  /** Times the two steps (`load`, `resolve`). */
+  time: <T>(stage: string, f: () => Promise<T> | T) => Promise<T>;
+}
+
+export interface RunInputs {
+  /** Absolute corpus root. */
+  workspace: string;
+  corpus: Corpus;
+  /** Documents by source. */
+  byName: ReadonlyMap<string, CorpusDocument>;
+  /** Absolute ground-truth file. */
+  groundTruthFile: string;
+  acceptance: AcceptanceReport;
+  /** The questions to score, in ground-truth order. */
+  questions: ResolvedQuestion[];
+  /** SHA-256 over the documents' sources and hashes. */
+  corpusHash: string;
+  /** SHA-256 of the ground-truth file's bytes. */
+  groundTruthHash: string;
+  /** Skipped files, excluded questions, unknown selected ids. */
+  warnings: string[];
+}
+
+function sha(s: string | Buffer): string {
+  return createHash('sha256').update(s).digest('hex');
+}
+
+/** The error of a run with no question to score (`requireScorable`): the acceptance summary says why. */
+function nothingToScore(a: AcceptanceReport, gtFile: string, ids?: string[]): SpanproofError {
+  const why = `${a.resolved} of ${a.total} questions resolved (stale ${a.stale.length}, ambiguous ${a.ambiguous.length}, rejected ${a.rejected.length})`;
+  if (a.total === 0) return new SpanproofError('bad-input', 'no question can be scored: the ground truth has no questions.', { file: gtFile, fix: 'add questions with evidence (spanproof validate checks the file).' });
+  if (ids && a.resolved > 0) return new SpanproofError('bad-input', `no question can be scored: none of the selected ids (${ids.join(', ')}) is a resolved question; ${why}.`, { file: gtFile, fix: 'select ids of resolved questions (spanproof validate --json lists them).' });
+  return new SpanproofError('bad-input', `no question can be scored: ${why}.`, { file: gtFile, fix: 'run `spanproof validate` to see why each question is excluded, and fix the ground truth.' });
+}
+
+/**
+ * Loads the corpus and resolves the ground truth.
+ * @throws SpanproofError('not-found' | 'bad-input') for a missing or invalid ground truth, and when
+ *   `requireScorable` and no question can be scored; the corpus loader's errors.
+ */
+export async function loadStage(input: LoadInput): Promise<RunInputs> {
+  const { settings } = input;
+  const warnings: string[] = [];
+  const workspace = resolve(input.workspace);
+  const corpus = await input.time('load', () => loadCorpus(workspace, { include: settings.include, exclude: settings.exclude, maxFileBytes: settings.maxFileBytes }));
+  for (const s of corpus.skipped) warnings.push(`skipped ${s.source}: ${s.reason} (${s.detail})`);
+  const groundTruthFile = resolve(input.groundTruthFile);
+  let gtBytes: Buffer;
+  try { gtBytes = readFileSync(groundTruthFile); } catch { gtBytes = Buffer.alloc(0); }
+  const gt = await readGroundTruth(groundTruthFile);
+  const byName = new Map(corpus.documents.map((d) => [d.source, d]));
+  const resolution = await input.time('resolve', () => resolveGroundTruth(gt, (s) => byName.get(s)?.text, { minQuoteLength: settings.minQuoteLength, maxQuoteLength: settings.maxQuoteLength, skipped: corpus.skipped }));
+  let questions = resolution.questions;
+  if (input.questionIds) {
+    const want = new Set(input.questionIds);
+    questions = questions.filter((q) => want.has(q.id));
+    for (const id of want) if (!questions.some((q) => q.id === id)) warnings.push(`question ${id} is not resolved or does not exist; not scored`);
+  }
+  const excludedNote = excludedQuestionsSummary(resolution.acceptance); // counts questions, then evidence items
+  if (excludedNote) warnings.push(excludedNote);
+  if (input.requireScorable && questions.length === 0) throw nothingToScore(resolution.acceptance, groundTruthFile, input.questionIds);
+  return {
+    workspace, corpus, byName, groundTruthFile, acceptance: resolution.acceptance, questions,
+    corpusHash: sha(corpus.documents.map((d) => `${d.source}\0${d.sha256}`).join('\n')),
+    groundTruthHash: sha(gtBytes),
+    warnings,
+  };
+}

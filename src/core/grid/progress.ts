@@ -1,0 +1,89 @@
+/**
+ * Progress and cancellation of a run: `done` of `total` work units in a named `stage`, reported to
+ * the host at least every ~40 ms of work (the worker forwards it ≥ every 250 ms), with a yield to the
+ * event loop each time so a cancel is received and honoured within a second (`signal.aborted` →
+ * SpanproofError('cancelled')).
+ *
+ * It also keeps peak memory near the live set: when the host exposes `gc` (the worker does, see
+ * src/worker/main.ts) and the used heap grew by more than {@link GC_GROWTH_BYTES} since the last
+ * collection, it collects at the next yield (a stage producing much short-lived garbage — Markdown
+ * trees of the heading chunker — must not push peak RSS up), and {@link RunProgress.collect} collects
+ * between chunker stages.
+ */
+import { performance } from 'node:perf_hooks';
+import { getHeapStatistics } from 'node:v8';
+import { SpanproofError } from '../errors';
+
+/** Heap growth (bytes) since the last collection that triggers one at the next yield (hosts exposing `gc`). */
+export const GC_GROWTH_BYTES = 96 * 1024 * 1024;
+
+/** Progress of the engine: `done` of `total` work units in `stage`. */
+export interface EngineProgress {
+  done: number;
+  total: number;
+  stage: string;
+}
+
+/** Time between yields to the event loop, ms. */
+const YIELD_MS = 40;
+
+export class RunProgress {
+  done = 0;
+  stage = 'start';
+  private lastYield = performance.now();
+  private readonly gc = (globalThis as { gc?: () => void }).gc;
+  private heapAfterGc: number;
+
+  constructor(readonly total: number, private readonly onProgress?: (p: EngineProgress) => void, private readonly signal?: AbortSignal) {
+    this.heapAfterGc = this.gc ? getHeapStatistics().used_heap_size : 0;
+  }
+
+  /** A progress object that reports nothing and is never cancelled (one-off work such as `spanproof query`). */
+  static silent(): RunProgress {
+    return new RunProgress(0);
+  }
+
+  report(): void {
+    this.onProgress?.({ done: this.done, total: this.total, stage: this.stage });
+  }
+
+  /** Throws SpanproofError('cancelled') when the run was cancelled. */
+  throwIfCancelled(): void {
+    if (this.signal?.aborted) throw new SpanproofError('cancelled', 'the run was cancelled.');
+  }
+
+  /** Adds `units` done; every ~40 ms reports, yields to the event loop (and collects if the heap grew); then honours a cancel. */
+  async tick(units = 0): Promise<void> {
+    this.done += units;
+    if (performance.now() - this.lastYield > YIELD_MS) {
+      if (this.gc && getHeapStatistics().used_heap_size - this.heapAfterGc > GC_GROWTH_BYTES) this.collect();
+      this.report();
+      await new Promise<void>((r) => setImmediate(r));
+      this.lastYield = performance.now();
+    }
+    this.throwIfCancelled();
+  }
+
+  /** Enters stage `s`: reports it at once, yields, then honours a cancel. */
+  async setStage(s: string): Promise<void> {
+    this.stage = s;
+    this.report();
+    await new Promise<void>((r) => setImmediate(r));
+    this.lastYield = performance.now();
+    this.throwIfCancelled();
+  }
+
+  /** Enters stage `s` and adds `units` without a cancellation point (work in flight must settle first). */
+  advanceWithoutYield(units: number, s: string): void {
+    this.done += units;
+    this.stage = s;
+    this.report();
+  }
+
+  /** A full garbage collection when the host exposes `gc` (no-op otherwise). */
+  collect(): void {
+    if (!this.gc) return;
+    this.gc();
+    this.heapAfterGc = getHeapStatistics().used_heap_size;
+  }
+}
