@@ -2,7 +2,8 @@
 /**
  * The `spanproof` command line (SPEC §11). Each command lives in its own file under ./commands and
  * registers itself on the program; all of them call the same core as the extension and the worker.
- * Exit codes: 0 success; 1 a gate failed / questions not resolved; 2 bad input; 3 internal error.
+ * Exit codes (./exit.ts): 0 success; 1 a gate failed / questions not resolved; 2 bad input; 3 internal
+ * error or a crashed worker; 130 cancelled with Ctrl-C.
  */
 import '../core/ortEnv'; // first: disables onnxruntime's telemetry before it loads
 import { Command, CommanderError } from 'commander';
@@ -10,8 +11,8 @@ import { isSpanproofError } from '../core/errors';
 import { registerCommands } from './commands';
 import { VERSION } from '../core/version';
 import { installTerminalGuard } from './terminal';
+import { EXIT, exitStatusOf } from './exit';
 
-export const EXIT = { ok: 0, gate: 1, badInput: 2, internal: 3 } as const;
 
 async function main(argv: string[]): Promise<number> {
   installTerminalGuard(); // every string printed is terminal-safe (#16 item 5)
@@ -32,7 +33,7 @@ async function main(argv: string[]): Promise<number> {
     }
     if (isSpanproofError(e)) {
       process.stderr.write(`spanproof: ${e.message}\n`);
-      return e.code === 'internal' || e.code === 'invariant' ? EXIT.internal : e.code === 'cancelled' ? EXIT.gate : EXIT.badInput;
+      return exitStatusOf(e.code);
     }
     process.stderr.write(`spanproof: internal error: ${e instanceof Error ? e.stack ?? e.message : String(e)}\n`);
     return EXIT.internal;

@@ -7,7 +7,8 @@ export type SpanproofErrorCode =
   | 'not-found' // a named file/folder does not exist (CLI exit 2)
   | 'model' // a model folder is incomplete or not understood (CLI exit 2)
   | 'invariant' // an internal invariant failed, e.g. a chunk whose text does not match its offsets (exit 3)
-  | 'cancelled' // the user cancelled
+  | 'cancelled' // the user cancelled (CLI exit 130)
+  | 'worker-crashed' // the grid worker thread died or exited during a request; the host keeps working (exit 3)
   | 'internal'; // anything else (exit 3)
 
 export interface SpanproofErrorDetails {
@@ -17,6 +18,8 @@ export interface SpanproofErrorDetails {
   field?: string;
   /** What the user should do about it. */
   fix?: string;
+  /** The run directory of a run that stopped (a cancelled run keeps its run.json there, status `cancelled`). */
+  runDir?: string;
   cause?: unknown;
 }
 
@@ -25,6 +28,8 @@ export class SpanproofError extends Error {
   readonly file?: string;
   readonly field?: string;
   readonly fix?: string;
+  /** The run directory of a run that stopped with this error (see SpanproofErrorDetails.runDir). */
+  runDir?: string;
 
   constructor(code: SpanproofErrorCode, message: string, details: SpanproofErrorDetails = {}) {
     super(SpanproofError.format(message, details), details.cause === undefined ? undefined : { cause: details.cause });
@@ -33,6 +38,7 @@ export class SpanproofError extends Error {
     this.file = details.file;
     this.field = details.field;
     this.fix = details.fix;
+    if (details.runDir !== undefined) this.runDir = details.runDir;
   }
 
   private static format(message: string, d: SpanproofErrorDetails): string {

@@ -1,6 +1,6 @@
 /**
- * Extension-host side of answers and LLM judges (SPEC §12, §14), kept in one file for the panel owner
- * to wire: a command to store the API key in SecretStorage, a command/step that runs the generation
+ * Extension-host side of answers and LLM judges (SPEC §12, §14): a command to store the API key in
+ * SecretStorage, a command/step that runs the generation
  * stage on a run directory (never in an untrusted workspace, never without a configured endpoint), and
  * the `loadAnswers` handler for the Answers tab. I/O-bound, so it runs in the extension host, not the
  * grid worker; the key never goes to settings, logs or the run directory.

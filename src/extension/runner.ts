@@ -143,12 +143,12 @@ export class Runner implements vscode.Disposable {
       status = r.status;
       return r;
     } catch (e) {
-      const err = e as { code?: string; message?: string; file?: string; stack?: string };
+      const err = e as { code?: string; message?: string; runDir?: string; stack?: string };
       if (err.code === 'cancelled') {
         status = 'cancelled';
-        runDir = err.file ?? null;
+        runDir = err.runDir ?? null;
         void vscode.window.showInformationMessage('Spanproof: evaluation cancelled; earlier runs are intact.');
-      } else if (/worker (crashed|exited)/.test(err.message ?? '')) {
+      } else if (err.code === 'worker-crashed') {
         const msg = `${err.message} The extension keeps working; run again to retry.`;
         this.output.error(msg);
         this.crashEmitter.fire(msg);

@@ -6,7 +6,8 @@
  * Host ⇄ worker: requests carry a numeric correlation `id`; the worker answers each with exactly one
  * `response` (ok or error), streams `progress` for it at least every 250 ms while it runs, and stops
  * within one second after a `cancel` for that id (the response is then an error with code
- * `cancelled`, and the run directory's status is `cancelled`).
+ * `cancelled` carrying the run directory in `runDir`, whose run.json status is `cancelled`). A worker that
+ * dies or exits during a request rejects it on the host with code `worker-crashed`.
  *
  * Host ⇄ webview: the webview sends `ready` first; the host holds messages until then. Requests carry
  * a `seq` echoed by the `response` (typed per method by `WebviewMethods`; the host answers them from a
@@ -71,6 +72,8 @@ export interface ErrorPayload {
   file?: string;
   field?: string;
   fix?: string;
+  /** The run directory of a run that stopped (cancelled: its run.json says `cancelled`). */
+  runDir?: string;
   stack?: string;
 }
 
@@ -89,16 +92,12 @@ export type ResponseMessage = {
     | { kind: 'response'; id: number; ok: true; method: M; result: WorkerMethods[M]['result'] }
     | { kind: 'response'; id: number; ok: false; method: M; error: ErrorPayload };
 }[WorkerMethod];
-export interface ReadyMessage {
-  kind: 'ready';
-  version: string;
-}
 export interface LogMessage {
   kind: 'log';
   level: 'info' | 'warn' | 'error';
   message: string;
 }
-export type WorkerToHost = ReadyMessage | ProgressMessage | ResponseMessage | LogMessage;
+export type WorkerToHost = ProgressMessage | ResponseMessage | LogMessage;
 
 function isObj(x: unknown): x is Record<string, unknown> {
   return typeof x === 'object' && x !== null;
@@ -117,9 +116,6 @@ export function isProgressMessage(x: unknown): x is ProgressMessage {
 }
 export function isResponseMessage(x: unknown): x is ResponseMessage {
   return isObj(x) && x.kind === 'response' && typeof x.id === 'number' && typeof x.ok === 'boolean';
-}
-export function isReadyMessage(x: unknown): x is ReadyMessage {
-  return isObj(x) && x.kind === 'ready';
 }
 export function isLogMessage(x: unknown): x is LogMessage {
   return isObj(x) && x.kind === 'log' && typeof x.message === 'string';

@@ -25,7 +25,7 @@ export function defaultWorkerPath(): string {
 /** Rebuilds a SpanproofError from a payload (the message already names file/field/fix). */
 export function errorFromPayload(p: ErrorPayload): SpanproofError {
   const e = new SpanproofError(p.code as SpanproofErrorCode, p.message);
-  Object.assign(e, { file: p.file, field: p.field, fix: p.fix });
+  Object.assign(e, { file: p.file, field: p.field, fix: p.fix, runDir: p.runDir });
   if (p.stack) e.stack = p.stack;
   return e;
 }
@@ -74,9 +74,9 @@ export class GridClient {
       this.pending.clear();
       this.worker = null;
     };
-    w.on('error', (e) => failAll(new SpanproofError('internal', `the grid worker crashed: ${e.message}`, { cause: e })));
+    w.on('error', (e) => failAll(new SpanproofError('worker-crashed', `the grid worker crashed: ${e.message}`, { cause: e })));
     w.on('exit', (code) => {
-      if (this.pending.size) failAll(new SpanproofError('internal', `the grid worker exited (code ${code}) during a request.`));
+      if (this.pending.size) failAll(new SpanproofError('worker-crashed', `the grid worker exited (code ${code}) during a request.`));
       this.worker = null;
     });
     this.worker = w;
@@ -107,7 +107,10 @@ export class GridClient {
     });
   }
 
-  /** Runs the grid in the worker. Rejects with SpanproofError('cancelled') when cancelled (its `file` is the run directory). */
+  /**
+   * Runs the grid in the worker. Rejects with SpanproofError('cancelled') when cancelled (its `runDir`
+   * is the run directory, status `cancelled`), ('worker-crashed') when the worker died during the run.
+   */
   run(params: GridRunParams, opts: { onProgress?: (p: ProgressMessage) => void; signal?: AbortSignal } = {}): Promise<GridRunResult> {
     return this.request('grid.run', params, opts);
   }

@@ -46,7 +46,7 @@ function armIdleRelease(): void {
 const send = (m: WorkerToHost) => port.postMessage(m);
 
 function toPayload(e: unknown): ErrorPayload {
-  if (isSpanproofError(e)) return { code: e.code, message: e.message, file: e.file, field: e.field, fix: e.fix, stack: e.stack };
+  if (isSpanproofError(e)) return { code: e.code, message: e.message, file: e.file, field: e.field, fix: e.fix, runDir: e.runDir, stack: e.stack };
   const err = e instanceof Error ? e : new Error(String(e));
   return { code: 'internal', message: err.message, stack: err.stack };
 }
@@ -94,8 +94,6 @@ async function handle(req: WorkerRequest): Promise<void> {
     throw new Error(`unknown method ${(req as { method: string }).method}`);
   } catch (e) {
     const error = toPayload(e);
-    const runDir = (e as { runDir?: string }).runDir;
-    if (runDir) error.file = runDir;
     send({ kind: 'response', id: req.id, ok: false, method: req.method, error } as WorkerToHost);
   } finally {
     clearInterval(heartbeat);
@@ -111,4 +109,3 @@ port.on('message', (msg: unknown) => {
     void resident.release().finally(() => port.close());
   } else if (isWorkerRequest(msg)) void handle(msg);
 });
-send({ kind: 'ready', version: VERSION });

@@ -3,7 +3,7 @@
  * the generation loop and judges on an existing run directory — the same stage as `spanproof run
  * --generate`, for a run made earlier. Writes answers.jsonl, ledger.json and results.json "answers".
  * Refuses (exit 2) when the run already has answers.jsonl, unless --overwrite.
- * Exit codes: 0 done; 1 cancelled; 2 bad input (no endpoint/model, same model, unknown config, existing
+ * Exit codes: 0 done; 130 cancelled with Ctrl-C (like `run`); 2 bad input (no endpoint/model, same model, unknown config, existing
  * answers without --overwrite, the endpoint unreachable or refusing the key or the model); 3 internal error.
  */
 import { existsSync } from 'node:fs';
@@ -13,6 +13,7 @@ import type { Command } from 'commander';
 import { stableStringify } from '../../core/runs';
 import { addJudgeOptions, generationText, runGenerateStep, type JudgeCliOptions } from '../judge';
 import type { SetExit } from './index';
+import { EXIT } from '../exit';
 
 export function register(program: Command, setExit: SetExit): void {
   const cmd = program
@@ -37,6 +38,6 @@ export function register(program: Command, setExit: SetExit): void {
     const r = await runGenerateStep(path.resolve(runDir), target, o, !!o.json);
     if (o.json) process.stdout.write(`${stableStringify({ answers: r.summary, ledger: r.ledger, status: r.status }, 2)}\n`);
     else process.stdout.write(`${generationText(r).join('\n')}\n`);
-    setExit(r.status === 'cancelled' ? 1 : 0);
+    setExit(r.status === 'cancelled' ? EXIT.cancelled : EXIT.ok);
   });
 }

@@ -11,7 +11,7 @@ import type { Command } from 'commander';
 import { SpanproofError } from '../../core/errors';
 import { CATALOGUE, entryBytes, findCatalogueEntry, hubUrl, mb, missingPins, modelState, modelStoreDir, pullModel, readCatalogueFile, redactUrl, removeModel, type CatalogueEntry } from '../../core/models/catalogue';
 import type { SetExit } from './index';
-import { EXIT_CANCELLED } from './run';
+import { EXIT } from '../exit';
 
 interface ModelsOptions {
   catalogue?: string;
@@ -79,7 +79,7 @@ async function pull(name: string, o: ModelsOptions, setExit: SetExit): Promise<v
     bar.end();
     if (err instanceof SpanproofError && err.code === 'cancelled') {
       process.stderr.write(`spanproof: ${err.message}\n`);
-      setExit(EXIT_CANCELLED);
+      setExit(EXIT.cancelled);
       return;
     }
     throw err;

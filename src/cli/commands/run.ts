@@ -25,6 +25,7 @@ import { buildReportModel, rankingTable } from '../../core/report';
 import { DEFAULT_SETTINGS, type RunSettings } from '../../core/settings';
 import type { GridRunResult } from '../../shared/protocol';
 import type { SetExit } from './index';
+import { EXIT } from '../exit';
 import { runAndWriteBiasStudy } from './bias';
 import { writeProgress } from '../terminal';
 import { addJudgeOptions, generationText, judgeSettings, runGenerateStep, validateGenerateOptions, type JudgeCliOptions } from '../judge';
@@ -52,8 +53,6 @@ interface RunOptions extends JudgeCliOptions {
 const collect = (v: string, prev: string[]) => [...prev, v];
 const list = (s: string) => s.split(',').map((x) => x.trim()).filter(Boolean);
 
-/** Exit status of a run cancelled with Ctrl-C: 128 + SIGINT (2), the shell convention. */
-export const EXIT_CANCELLED = 130;
 
 /** A comma-separated flag value checked against `known`; the error quotes the bad value and lists the known ones. */
 function parseListFlag<T extends string>(flag: string, value: string, known: readonly T[], noun: string): T[] {
@@ -178,7 +177,7 @@ Exit codes:
   2    bad input: the message names the file, the key or flag, and the fix (also: no question
        can be scored, or --out holds an earlier run — a run is never overwritten)
   3    internal error, or every item of the run failed (run.json status "failed")
-  ${EXIT_CANCELLED}  cancelled with Ctrl-C (SIGINT; run.json status "cancelled")`)
+  ${EXIT.cancelled}  cancelled with Ctrl-C (SIGINT; run.json status "cancelled")`)
     .action(async (o: RunOptions) => {
       const parsedGates = o.failUnder.map(parseGate);
       const settings = settingsFromOptions(o);
@@ -209,8 +208,8 @@ Exit codes:
         bar.end();
         const err = e as SpanproofError;
         if (err.code === 'cancelled') {
-          process.stderr.write(`spanproof: run cancelled${err.file ? `; run directory ${err.file} (status cancelled)` : ''}.\n`);
-          setExit(EXIT_CANCELLED);
+          process.stderr.write(`spanproof: run cancelled${err.runDir ? `; run directory ${err.runDir} (status cancelled)` : ''}.\n`);
+          setExit(EXIT.cancelled);
           return;
         }
         throw e;
@@ -264,7 +263,7 @@ Exit codes:
           process.stderr.write(`gate failed: ${g.metric} = ${Number.isFinite(v) ? v.toFixed(4) : 'n/a'}${g.metric === 'acceptance' ? '' : ` (${gated ?? 'no config'}${o.gateConfig ? '' : ', recommended'})`} < ${g.value}\n`);
         }
       }
-      setExit(generationCancelled ? EXIT_CANCELLED : failed ? 1 : 0);
+      setExit(generationCancelled ? EXIT.cancelled : failed ? 1 : 0);
     });
   // --generate and the judge flags (SPEC §14), defined with `spanproof generate` in src/cli/judge.ts.
   const runCmd = program.commands.find((c) => c.name() === 'run')!;

@@ -14,7 +14,7 @@
  */
 import { resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { isSpanproofError, type SpanproofError } from '../errors';
+import { isSpanproofError } from '../errors';
 import { VERSION } from '../version';
 import { RunWriter, resolveCacheDir, stableStringify } from '../runs';
 import { rankingEntries } from '../ranking';
@@ -101,7 +101,7 @@ export async function runGrid(params: GridRunParams, hooks: GridHooks = {}): Pro
     return await concludeRun(state, models, out, total);
   } catch (e) {
     writer?.abort(e);
-    if (isSpanproofError(e) && e.code === 'cancelled' && writer) (e as SpanproofError & { runDir?: string }).runDir = writer.dir;
+    if (isSpanproofError(e) && e.code === 'cancelled' && writer) e.runDir = writer.dir;
     throw e;
   } finally {
     await models?.release();

@@ -47,9 +47,10 @@ test('cancelling a run writes status cancelled and leaves earlier runs intact', 
       { workspace: MINI, groundTruthFile: MINI_GT, settings: smallSettings({ chunkers: ['fixed', 'recursive', 'sentence', 'heading'], retrievers: ['bm25', 'dense', 'hybrid'] }), runsRoot, cacheDir: join(root, 'cache2') },
       { signal: ac.signal, onProgress: (m) => { if (!cancelledAt && m.stage.includes(':')) { cancelledAt = Date.now(); ac.abort(); } } },
     );
-    await assert.rejects(p, (e: unknown) => isSpanproofError(e) && e.code === 'cancelled' && typeof e.file === 'string');
+    // the run directory travels in its own field, not in `file` (which names a file the user must fix)
+    await assert.rejects(p, (e: unknown) => isSpanproofError(e) && e.code === 'cancelled' && typeof e.runDir === 'string' && e.file === undefined);
     const err = await p.catch((e) => e);
-    const run = JSON.parse(readFileSync(join(err.file, 'run.json'), 'utf8'));
+    const run = JSON.parse(readFileSync(join(err.runDir, 'run.json'), 'utf8'));
     assert.equal(run.status, 'cancelled');
     assert.equal(run.error.code, 'cancelled');
     assert.ok(run.endedAt);
@@ -74,6 +75,23 @@ test('a one-question re-run in the same worker (resident models and indexes) giv
     assert.equal(fromFull.length, 8);
     assert.deepEqual(one.records!.map(strip), fromFull);
     assert.ok(one.timings.perChunker.heading.cacheHit);
+  } finally {
+    await client.dispose();
+  }
+});
+
+test('a worker that dies during a run rejects it with the typed code worker-crashed, and the client starts a new worker for the next request', async () => {
+  const root = tmp('crash');
+  const client = new GridClient({ workerPath: WORKER_TS });
+  try {
+    let killed = false;
+    const p = client.run(
+      { workspace: MINI, groundTruthFile: MINI_GT, settings: smallSettings({ chunkers: ['heading'], retrievers: ['bm25'] }), runsRoot: join(root, 'runs'), cacheDir: join(root, 'cache') },
+      { onProgress: () => { if (!killed) { killed = true; void client.dispose(); } } },
+    );
+    await assert.rejects(p, (e: unknown) => isSpanproofError(e) && e.code === 'worker-crashed');
+    const again = await client.request('ping', {});
+    assert.equal(typeof again.pid, 'number');
   } finally {
     await client.dispose();
   }
