@@ -118,7 +118,7 @@ export const RUN_SETTINGS_SCHEMA = z.strictObject({
   }, { invalidates: 'index' }),
   retrievers: setting(z.array(retrieverId).min(1), [...RETRIEVER_IDS], { invalidates: 'retrieval', description: 'Retrievers in the grid.', jsonSchema: unique }),
   rerank: setting(z.array(z.boolean()).min(1), [false, true], { invalidates: 'retrieval', description: 'Reranker settings the grid runs ([false, true] = off and on).', jsonSchema: unique }),
-  embeddingModel: setting(z.string(), '', { invalidates: 'index', restricted: true, description: 'Embedding model folder (model.onnx + tokenizer.json). Empty = built-in static model. Needs a trusted workspace.' }),
+  embeddingModel: setting(z.string(), '', { invalidates: 'index', restricted: true, description: 'Embedding model: a built-in name (static-glove, use-lite), or a model folder (model.onnx + tokenizer.json). Empty = the default built-in (static-glove). Needs a trusted workspace.' }),
   rerankerModel: setting(z.string(), '', { invalidates: 'retrieval', restricted: true, description: 'Cross-encoder model folder. Empty = built-in MaxSim baseline. Needs a trusted workspace.' }),
   k: setting(posInt, 5, { invalidates: 'metrics', description: 'Result-list size k.' }),
   poolSize: setting(posInt, 20, { invalidates: 'retrieval', description: 'Candidate-pool size N.' }),
