@@ -29,6 +29,8 @@ const builds = [
     format: 'cjs',
     outdir: 'dist',
     external,
+    // jsonc-parser's `main` is a UMD wrapper whose inner require() calls esbuild cannot follow: bundle its ESM build.
+    alias: { 'jsonc-parser': './node_modules/jsonc-parser/lib/esm/main.js' },
     // ESM-only dependencies (tinyglobby → fdir) call createRequire(import.meta.url), which is empty in a
     // CJS bundle: give them the bundle's own file URL.
     define: { 'import.meta.url': 'importMetaUrl' },

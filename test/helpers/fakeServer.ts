@@ -7,7 +7,9 @@
  * - claim verification → a claim is supported when the premise contains it (case-insensitive,
  *   without the final period) — so faithfulness and answer correctness are computable by hand;
  * - boolean correctness → correct when the answer contains the reference (case-insensitive);
- * - 1–5 judges → `scaleScore` (default 4).
+ * - 1–5 judges → `scaleScore` (default 4);
+ * - question drafting (src/core/draft) → `draft(info)` with the passage parsed out of the request
+ *   (default: one question per sentence of the passage, quoting it verbatim).
  * `script(req)` may override any reply: a status with headers (429 + Retry-After), a hang (timeout),
  * malformed content, a delay.
  */
@@ -18,7 +20,7 @@ export interface FakeRequest {
   n: number;
   model: string;
   messages: Array<{ role: string; content: string }>;
-  kind: 'generate' | 'claims' | 'verify' | 'boolean' | 'scale' | 'repair' | 'other';
+  kind: 'generate' | 'claims' | 'verify' | 'boolean' | 'scale' | 'draft' | 'repair' | 'other';
   /** The parsed JSON body. */
   body?: Record<string, unknown>;
   /** HTTP headers as received (lower-case names). */
@@ -32,7 +34,19 @@ export type Scripted =
   | { delayMs: number }
   | undefined;
 
+/** What a drafting request asked: the passage exactly as sent between its delimiter lines. */
+export interface DraftAsk {
+  source: string;
+  heading: string;
+  passage: string;
+  /** Questions asked for. */
+  n: number;
+  req: FakeRequest;
+}
+
 export interface FakeServerOptions {
+  /** Reply content for a drafting request (default `defaultDraftReply`). */
+  draft?: (ask: DraftAsk) => string;
   answers?: Record<string, string>;
   scaleScore?: number | ((req: FakeRequest) => number);
   delayMs?: number;
@@ -57,9 +71,30 @@ function kindOf(messages: FakeRequest['messages']): FakeRequest['kind'] {
   if (sys.includes('You answer questions')) return 'generate';
   if (sys.includes('"claims"')) return 'claims';
   if (sys.includes('"verdicts"')) return 'verify';
+  if (sys.includes('"questions"')) return 'draft';
   if (sys.includes('"correct"')) return 'boolean';
   if (sys.includes('"score"')) return 'scale';
   return 'other';
+}
+
+/** The passage, source, heading and question count of a drafting request. */
+export function draftAsk(req: FakeRequest): DraftAsk {
+  const sys = req.messages.find((m) => m.role === 'system')?.content ?? '';
+  const user = req.messages.find((m) => m.role === 'user')?.content ?? '';
+  const m = /\n<<<(PASSAGE\d*)\n([\s\S]*)\n\1>>>$/.exec(user);
+  return {
+    source: /^Document: (.*)$/m.exec(user)?.[1] ?? '',
+    heading: /^Section: (.*)$/m.exec(user)?.[1] ?? '',
+    passage: m?.[2] ?? '',
+    n: Number(/at most (\d+) question/.exec(sys)?.[1] ?? 1),
+    req,
+  };
+}
+
+/** A well-behaved drafting reply: one question per sentence (of ≥ 20 characters) of the passage, up to n, each quoting its sentence verbatim. */
+export function defaultDraftReply(a: DraftAsk): string {
+  const picked = a.passage.split(/(?<=[.!?])\s+/).map((s) => s.trim()).filter((s) => s.length >= 20 && !s.startsWith('#')).slice(0, a.n);
+  return JSON.stringify({ questions: picked.map((s, i) => ({ question: `Question ${i + 1} about ${a.source}: what is said in "${s.slice(0, 30)}"?`, answer: s.slice(0, 60), evidence: [{ quote: s }] })) });
 }
 
 const sentences = (t: string) => t.split(/(?<=\.)\s+/).map((s) => s.trim()).filter((s) => s && !/^i do not know/i.test(s));
@@ -92,6 +127,8 @@ export function cannedContent(req: FakeRequest, o: FakeServerOptions): string {
       const ans = field('Answer to check:\n', '');
       return JSON.stringify({ correct: ans.toLowerCase().includes(norm(ref)), reason: 'compared with the reference' });
     }
+    case 'draft':
+      return (o.draft ?? defaultDraftReply)(draftAsk(req.kind === 'repair' ? { ...req, messages: req.messages.slice(0, 2) } : req));
     case 'scale': {
       const s = typeof o.scaleScore === 'function' ? o.scaleScore(req) : (o.scaleScore ?? 4);
       return JSON.stringify({ score: s, reason: 'canned grade' });

@@ -12,6 +12,8 @@ import * as score from './score';
 import * as bias from './bias';
 import * as generate from './generate';
 import * as models from './models';
+import * as draft from './draft';
+import * as review from './review';
 
 export type SetExit = (code: number) => void;
 
@@ -26,6 +28,8 @@ const modules: Array<{ register(program: Command, setExit: SetExit): void }> = [
   bias,
   generate,
   models,
+  draft,
+  review,
   // Commands are added here as they land: validate, chunks, query, run, report, import, score.
 ];
 

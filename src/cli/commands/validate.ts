@@ -1,6 +1,7 @@
 /**
  * `spanproof validate [--workspace DIR] [--groundtruth FILE] [--config FILE] [--json] [--fix]` (SPEC §11): resolve the
- * ground truth against the corpus and print the acceptance report. Exit 0 when every question
+ * ground truth against the corpus and print the acceptance report. Drafted questions (`"status":
+ * "draft"`) are reported apart (`drafts` in --json) and never affect the exit code. Exit 0 when every question
  * resolved (moved counts as resolved), 1 when any evidence is stale/ambiguous/rejected, 2 when the
  * ground-truth file is unreadable or invalid. Never writes the file unless `--fix` is given.
  */
@@ -9,7 +10,7 @@ import * as path from 'node:path';
 import type { Command } from 'commander';
 import { loadCorpus, type Corpus } from '../../core/corpus';
 import {
-  readGroundTruthWithText, resolveGroundTruth, writeGroundTruth, type AcceptanceReport,
+  readGroundTruthWithText, resolveGroundTruth, withoutDrafts, writeGroundTruth, type AcceptanceReport,
 } from '../../core/groundtruth';
 import { DEFAULT_SETTINGS } from '../../core/settings';
 import type { SetExit } from './index';
@@ -42,19 +43,31 @@ ambiguous or rejected; 2 the ground-truth file is missing, unreadable or invalid
       const { gt, text } = await readGroundTruthWithText(gtFile);
       const corpus = await loadCorpus(workspace, { include: settings.include, exclude: settings.exclude, maxFileBytes: settings.maxFileBytes });
       const texts = new Map(corpus.documents.map((d) => [d.source, d.text]));
-      const res = resolveGroundTruth(gt, (s) => texts.get(s), { minQuoteLength: settings.minQuoteLength, maxQuoteLength: settings.maxQuoteLength, skipped: corpus.skipped });
+      const resolveOpts = { minQuoteLength: settings.minQuoteLength, maxQuoteLength: settings.maxQuoteLength, skipped: corpus.skipped };
+      const full = resolveGroundTruth(gt, (s) => texts.get(s), resolveOpts); // every question, drafts too: --fix writes all their offsets
+      // Drafts (status "draft", spanproof draft) are counted apart: never scored, never fail validation.
+      const { scored, drafts } = withoutDrafts(gt);
+      const res = drafts.length ? resolveGroundTruth(scored, (s) => texts.get(s), resolveOpts) : full;
+      const draftReport = drafts.length ? resolveGroundTruth({ ...gt, questions: drafts }, (s) => texts.get(s), resolveOpts).acceptance : undefined;
       let written = false;
-      if (opts.fix && res.changed) {
+      if (opts.fix && full.changed) {
         await copyFile(gtFile, `${gtFile}.bak`);
-        written = await writeGroundTruth(gtFile, res.updated, { expectedContent: text });
+        written = await writeGroundTruth(gtFile, full.updated, { expectedContent: text });
       }
       if (opts.json) {
-        process.stdout.write(`${JSON.stringify({ ...res.acceptance, skipped: corpus.skipped, ...(opts.fix ? { written } : {}) }, null, 2)}\n`);
+        process.stdout.write(`${JSON.stringify({ ...res.acceptance, ...(draftReport ? { drafts: draftReport } : {}), skipped: corpus.skipped, ...(opts.fix ? { written } : {}) }, null, 2)}\n`);
       } else {
         process.stdout.write(humanReport(gtFile, corpus, res.acceptance, opts.fix ? written : undefined));
+        if (draftReport) process.stdout.write(`${draftsLine(draftReport)}\n`);
       }
       setExit(res.acceptance.resolved === res.acceptance.total ? 0 : 1);
     });
+}
+
+/** The drafts' line: they are counted apart and never scored until accepted. */
+function draftsLine(d: AcceptanceReport): string {
+  const bad = d.total - d.resolved;
+  return `Drafts: ${d.total} drafted question(s), not scored until accepted (${d.resolved} resolve${bad ? `, ${bad} do not: ${d.stale.length} stale, ${d.ambiguous.length} ambiguous, ${d.rejected.length} rejected evidence item(s)` : ''}); review them with \`spanproof review --list\`.`;
 }
 
 /** A one-line excerpt of a quote: line breaks shown as ⏎, at most `max` characters. */

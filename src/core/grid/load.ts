@@ -11,7 +11,7 @@ import { SpanproofError } from '../errors';
 import type { CorpusDocument } from '../types';
 import type { RunSettings } from '../settings';
 import { loadCorpus, type Corpus } from '../corpus';
-import { excludedQuestionsSummary, readGroundTruth, resolveGroundTruth, type AcceptanceReport, type ResolvedQuestion } from '../groundtruth';
+import { excludedQuestionsSummary, readGroundTruth, resolveGroundTruth, withoutDrafts, type AcceptanceReport, type ResolvedQuestion } from '../groundtruth';
 
 export interface LoadInput {
   workspace: string;
@@ -51,6 +51,8 @@ function sha(s: string | Buffer): string {
 /** The error of a run with no question to score (`requireScorable`): the acceptance summary says why. */
 function nothingToScore(a: AcceptanceReport, gtFile: string, ids?: string[]): SpanproofError {
   const why = `${a.resolved} of ${a.total} questions resolved (stale ${a.stale.length}, ambiguous ${a.ambiguous.length}, rejected ${a.rejected.length})`;
+  const drafts = a.draftsExcluded ?? 0;
+  if (a.total === 0 && drafts > 0) return new SpanproofError('bad-input', `no question can be scored: the ground truth has only drafts (${drafts}), which are not scored until accepted.`, { file: gtFile, fix: 'review them: spanproof review --list, then --accept ID… or --accept-all.' });
   if (a.total === 0) return new SpanproofError('bad-input', 'no question can be scored: the ground truth has no questions.', { file: gtFile, fix: 'add questions with evidence (spanproof validate checks the file).' });
   if (ids && a.resolved > 0) return new SpanproofError('bad-input', `no question can be scored: none of the selected ids (${ids.join(', ')}) is a resolved question; ${why}.`, { file: gtFile, fix: 'select ids of resolved questions (spanproof validate --json lists them).' });
   return new SpanproofError('bad-input', `no question can be scored: ${why}.`, { file: gtFile, fix: 'run `spanproof validate` to see why each question is excluded, and fix the ground truth.' });
@@ -70,20 +72,26 @@ export async function loadStage(input: LoadInput): Promise<RunInputs> {
   const groundTruthFile = resolve(input.groundTruthFile);
   let gtBytes: Buffer;
   try { gtBytes = readFileSync(groundTruthFile); } catch { gtBytes = Buffer.alloc(0); }
-  const gt = await readGroundTruth(groundTruthFile);
+  // Drafted questions (status "draft", spanproof draft) are never scored until accepted (spanproof review).
+  const { scored: gt, drafts } = withoutDrafts(await readGroundTruth(groundTruthFile));
+  if (drafts.length) warnings.push(`${drafts.length} draft question(s) not scored until accepted (spanproof review --list)`);
   const byName = new Map(corpus.documents.map((d) => [d.source, d]));
   const resolution = await input.time('resolve', () => resolveGroundTruth(gt, (s) => byName.get(s)?.text, { minQuoteLength: settings.minQuoteLength, maxQuoteLength: settings.maxQuoteLength, skipped: corpus.skipped }));
+  const acceptance: AcceptanceReport = drafts.length ? { ...resolution.acceptance, draftsExcluded: drafts.length } : resolution.acceptance;
   let questions = resolution.questions;
   if (input.questionIds) {
     const want = new Set(input.questionIds);
     questions = questions.filter((q) => want.has(q.id));
-    for (const id of want) if (!questions.some((q) => q.id === id)) warnings.push(`question ${id} is not resolved or does not exist; not scored`);
+    for (const id of want) {
+      if (questions.some((q) => q.id === id)) continue;
+      warnings.push(drafts.some((q) => q.id === id) ? `question ${id} is a draft, not scored until accepted (spanproof review --accept ${id})` : `question ${id} is not resolved or does not exist; not scored`);
+    }
   }
   const excludedNote = excludedQuestionsSummary(resolution.acceptance); // counts questions, then evidence items
   if (excludedNote) warnings.push(excludedNote);
-  if (input.requireScorable && questions.length === 0) throw nothingToScore(resolution.acceptance, groundTruthFile, input.questionIds);
+  if (input.requireScorable && questions.length === 0) throw nothingToScore(acceptance, groundTruthFile, input.questionIds);
   return {
-    workspace, corpus, byName, groundTruthFile, acceptance: resolution.acceptance, questions,
+    workspace, corpus, byName, groundTruthFile, acceptance, questions,
     corpusHash: sha(corpus.documents.map((d) => `${d.source}\0${d.sha256}`).join('\n')),
     groundTruthHash: sha(gtBytes),
     warnings,

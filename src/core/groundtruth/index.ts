@@ -40,6 +40,24 @@ export interface Question {
   /** `all` (default): every span is needed; `any`: alternatives, the best one counts. */
   match?: 'all' | 'any';
   tags?: string[];
+  /** `"draft"`: drafted by a model (src/core/draft) and not yet accepted — never scored; absent = an ordinary question. */
+  status?: 'draft';
+  /** Where a drafted question came from; kept when it is accepted. */
+  provenance?: DraftProvenance;
+  [extra: string]: unknown;
+}
+
+/** `provenance` of a drafted question (`spanproof draft`). */
+export interface DraftProvenance {
+  model: string;
+  /** The endpoint's base URL with any credentials (user:password@, key-like query parameters) redacted. */
+  endpoint: string;
+  /** `<id>@<version>#<hash>` of the drafting prompt. */
+  promptVersion: string;
+  /** The passage the model was shown: `text.slice(start, end)` of `source` (UTF-16 code units). */
+  passage: { source: string; start: number; end: number };
+  /** ISO 8601 time of drafting. */
+  createdAt: string;
   [extra: string]: unknown;
 }
 
@@ -110,6 +128,8 @@ export interface AcceptanceReport {
   rejected: Array<{ id: string; reason: string; source: string; evidence: number }>;
   /** One entry per moved evidence item: old and new offsets. */
   relocated: Array<{ id: string; source: string; evidence: number; from: { start?: number; end?: number }; to: { start: number; end: number; line: number } }>;
+  /** Drafted questions (`"status": "draft"`) left out of a run until accepted; set by the grid run only when there are some. */
+  draftsExcluded?: number;
 }
 
 export interface Resolution {
@@ -137,8 +157,9 @@ export interface ResolveOptions {
   skipped?: ReadonlyMap<string, SkippedFile> | readonly SkippedFile[];
 }
 
-export { groundTruthJsonSchema, indentOf, parseGroundTruth, serializeGroundTruth } from './schema';
-export { readGroundTruth, readGroundTruthWithText, writeGroundTruth } from './io';
+export { groundTruthJsonSchema, indentOf, orderedQuestion, parseGroundTruth, serializeGroundTruth } from './schema';
+export { isDraft, withoutDrafts } from './status';
+export { readGroundTruth, readGroundTruthWithText, writeGroundTruth, writeGroundTruthText } from './io';
 export { excludedQuestionsSummary, normaliseSource, resolveEvidence, resolveGroundTruth } from './resolve';
 export { makeSelector } from './selector';
 export { lineOf, lineStarts, lineAt } from './text';

@@ -56,6 +56,18 @@ async function readText(file: string): Promise<string> {
  * @returns whether the file was written.
  */
 export async function writeGroundTruth(file: string, gt: GroundTruthFile, opts: { expectedContent?: string | null } = {}): Promise<boolean> {
+  return writeGroundTruthText(file, (current) => serializeGroundTruth(gt, { like: current }), opts);
+}
+
+/**
+ * Write the text `render(current)` computes from the file's current content (null = no file) to
+ * `file` atomically (temp file in the same folder, fsync, rename), creating the folder if needed; no
+ * write when it equals the current content. For text-level edits that must leave every other byte of
+ * the file as it is (drafted questions are inserted and accepted this way, so hand-written questions
+ * stay byte-identical). Same `expectedContent` rule and errors as `writeGroundTruth`.
+ * @returns whether the file was written.
+ */
+export async function writeGroundTruthText(file: string, render: (current: string | null) => string, opts: { expectedContent?: string | null } = {}): Promise<boolean> {
   let current: string | null = null;
   try {
     current = await readFile(file, 'utf8');
@@ -67,7 +79,7 @@ export async function writeGroundTruth(file: string, gt: GroundTruthFile, opts: 
       file, fix: 'reload the file and apply the change again.',
     });
   }
-  const text = serializeGroundTruth(gt, { like: current });
+  const text = render(current);
   if (text === current) return false;
   try {
     await mkdir(path.dirname(file), { recursive: true });

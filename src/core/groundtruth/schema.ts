@@ -31,6 +31,8 @@ const questionSchema = z.looseObject({
   evidence: z.array(selectorSchema).min(1).meta({ description: 'The passages that answer the question (at least one).' }),
   match: z.enum(['all', 'any']).optional().meta({ description: '"all" (default): every span is needed; "any": the spans are alternatives, one suffices.' }),
   tags: z.array(z.string()).optional().meta({ description: 'Free labels, e.g. for filtering reports.' }),
+  status: z.literal('draft').optional().meta({ description: '"draft": drafted by a model (spanproof draft) and not yet accepted — never scored until `spanproof review --accept`; absent = an ordinary question.' }),
+  provenance: z.looseObject({}).optional().meta({ description: 'Where a drafted question came from: model, endpoint (credentials redacted), promptVersion, passage {source, start, end}, createdAt. Kept after acceptance.' }),
 }).meta({ description: 'A question with the evidence spans that answer it.' });
 
 const fileSchema = z.looseObject({
@@ -58,7 +60,7 @@ export function groundTruthJsonSchema(): Record<string, unknown> {
 
 /** Key order written to disk, per object kind (SPEC §3.1 order). */
 const FILE_KEYS = ['spanproof', 'corpus', 'questions'];
-const QUESTION_KEYS = ['id', 'question', 'answer', 'evidence', 'match', 'tags'];
+const QUESTION_KEYS = ['id', 'question', 'answer', 'evidence', 'match', 'tags', 'status', 'provenance'];
 const SELECTOR_KEYS = ['source', 'exact', 'prefix', 'suffix', 'start', 'end'];
 
 /** `questions[3].evidence[0].exact` from a zod path. */
@@ -87,6 +89,8 @@ function fixFor(path: ReadonlyArray<PropertyKey>, message: string): string {
     case 'evidence': return 'give the question an "evidence" array with at least one {"source", "exact"} selector.';
     case 'match': return 'use "match": "all" (every span needed) or "any" (alternatives), or remove it.';
     case 'tags': return 'make "tags" an array of strings, or remove it.';
+    case 'status': return 'the only status is "draft" (a drafted question not yet accepted): remove "status" to make it an ordinary question, or run `spanproof review --accept ID`.';
+    case 'provenance': return 'make "provenance" an object (written by `spanproof draft`), or remove it.';
     case 'source': return 'set "source" to the document\'s POSIX path relative to the corpus root, e.g. "docs/intro.md".';
     case 'exact': return 'set "exact" to the verbatim quote from the document (a non-empty string).';
     case 'prefix': case 'suffix': return `make "${key}" a string of the text around the quote, or remove it.`;
@@ -140,6 +144,13 @@ function ordered(obj: Record<string, unknown>, known: readonly string[]): Record
   return out;
 }
 
+/** One question as `serializeGroundTruth` orders it (known keys in SPEC §3.1 order, then unknown keys), for text-level inserts. */
+export function orderedQuestion(q: Record<string, unknown> & { evidence: Array<Record<string, unknown>> }): Record<string, unknown> {
+  const o = ordered(q, QUESTION_KEYS);
+  o.evidence = q.evidence.map((e) => ordered(e, SELECTOR_KEYS));
+  return o;
+}
+
 /** The indentation of an existing JSON text (its first indented line), or undefined. */
 export function indentOf(json: string): string | undefined {
   return /\n([ \t]+)\S/.exec(json)?.[1];
@@ -155,10 +166,6 @@ export function indentOf(json: string): string | undefined {
 export function serializeGroundTruth(gt: GroundTruthFile, opts: { indent?: number | string; like?: string | null } = {}): string {
   const indent = opts.indent ?? (opts.like ? indentOf(opts.like) : undefined) ?? 2;
   const top = ordered(gt, FILE_KEYS);
-  top.questions = gt.questions.map((q) => {
-    const o = ordered(q, QUESTION_KEYS);
-    o.evidence = q.evidence.map((e) => ordered(e, SELECTOR_KEYS));
-    return o;
-  });
+  top.questions = gt.questions.map((q) => orderedQuestion(q));
   return `${JSON.stringify(top, null, indent)}\n`;
 }

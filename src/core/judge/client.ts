@@ -56,6 +56,8 @@ export interface ChatRequest {
   maxTokens?: number;
   /** Skip the cache read and write (judge repeats). */
   bypassCache?: boolean;
+  /** Ask for a JSON object reply (`response_format: {type: "json_object"}`); dropped for a model whose endpoint rejects it (400). */
+  responseFormat?: 'json_object';
 }
 
 export interface ChatReply extends CachedReply {
@@ -91,7 +93,7 @@ export class ChatClient {
   /** Single flight: requests in flight by cache key, so identical concurrent requests share one HTTP call. */
   private readonly pending = new Map<string, Promise<CachedReply>>();
   /** Per-model request adaptations learnt from 400 replies (see chat). */
-  private readonly quirks = new Map<string, { maxCompletionTokens?: boolean; noTemperature?: boolean }>();
+  private readonly quirks = new Map<string, { maxCompletionTokens?: boolean; noTemperature?: boolean; noResponseFormat?: boolean }>();
   private readonly o: Required<Omit<ChatClientOptions, 'apiKey' | 'cache' | 'prices'>> & Pick<ChatClientOptions, 'cache'>;
 
   constructor(opts: ChatClientOptions) {
@@ -125,7 +127,7 @@ export class ChatClient {
   async chat(req: ChatRequest, signal?: AbortSignal): Promise<ChatReply> {
     if (signal?.aborted) throw cancelled();
     if (this.halted) throw this.halted;
-    const body = { messages: req.messages, temperature: req.temperature ?? 0, max_tokens: req.maxTokens };
+    const body = { messages: req.messages, temperature: req.temperature ?? 0, max_tokens: req.maxTokens, ...(req.responseFormat ? { response_format: req.responseFormat } : {}) };
     const key = cacheKey(this.endpoint, req.model, sha256(req.promptVersion), sha256(JSON.stringify(body)));
     if (this.o.cache && !req.bypassCache) {
       const hit = this.o.cache.get(key);
@@ -169,7 +171,7 @@ export class ChatClient {
         } catch (e) {
           this.ledger.requestFailed(req.model, performance.now() - t0);
           if (e instanceof APIUserAbortError || signal?.aborted) throw cancelled();
-          const c = this.classify(e, req.model);
+          const c = this.classify(e, req);
           if (c === 'adapted') {
             attempt--; // the rejected request is in the ledger; ask again adapted, not counted as a retry
             continue;
@@ -203,6 +205,7 @@ export class ChatClient {
         messages: req.messages,
         ...(quirks.noTemperature ? {} : { temperature: body.temperature }),
         ...(req.maxTokens ? (quirks.maxCompletionTokens ? { max_completion_tokens: req.maxTokens } : { max_tokens: req.maxTokens }) : {}),
+        ...(req.responseFormat && !quirks.noResponseFormat ? { response_format: { type: req.responseFormat } } : {}),
       },
       { signal },
     );
@@ -222,7 +225,8 @@ export class ChatClient {
    * What a failed request means: a retryable failure with the server's requested wait, `adapted` (a
    * 400 taught a model quirk: ask again), or a thrown fatal / non-retryable RequestFailure.
    */
-  private classify(e: unknown, model: string): { failure: RequestFailure; wait: number | null } | 'adapted' {
+  private classify(e: unknown, req: ChatRequest): { failure: RequestFailure; wait: number | null } | 'adapted' {
+    const model = req.model;
     const net = findNetError(e);
     if (net?.kind === 'deadline') return { failure: new RequestFailure('timeout', `no reply within ${this.o.timeoutMs} ms`), wait: null };
     if (net?.kind === 'too-large') {
@@ -243,6 +247,10 @@ export class ChatClient {
         const msg = String(e.message);
         if (!q.maxCompletionTokens && /max_tokens/.test(msg) && /max_completion_tokens/.test(msg)) {
           this.quirks.set(model, { ...q, maxCompletionTokens: true });
+          return 'adapted';
+        }
+        if (req.responseFormat && !q.noResponseFormat && /response_format|json_object|json mode/i.test(msg)) {
+          this.quirks.set(model, { ...q, noResponseFormat: true });
           return 'adapted';
         }
         if (!q.noTemperature && /temperature/i.test(msg) && /(unsupported|not support|only the default)/i.test(msg)) {

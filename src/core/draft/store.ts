@@ -1,0 +1,161 @@
+/**
+ * Writing drafts into the ground-truth file and reviewing them (issue #14 §5–6) as TEXT edits
+ * (`jsonc-parser` `modify`): new drafts are appended to `questions`, accepting removes a draft's
+ * `"status"`, rejecting removes the draft — every other byte of the file stays as it was, so
+ * hand-written questions are never changed (checked after every edit: each non-draft question's text
+ * is byte-identical, else nothing is written). Writes are atomic (`writeGroundTruthText`: temp file,
+ * fsync, rename; computed from the file's content at write time, so an edit made while drafting is
+ * kept) after copying the previous version to `<file>.bak`.
+ */
+import { copyFile, readFile } from 'node:fs/promises';
+import { applyEdits, findNodeAtLocation, modify, parseTree } from 'jsonc-parser';
+import { SpanproofError } from '../errors';
+import { indentOf, isDraft, orderedQuestion, parseGroundTruth, serializeGroundTruth, writeGroundTruthText, type Question } from '../groundtruth';
+import { draftId } from './provenance';
+
+/**
+ * The text `current` with `value` appended to its `questions` array, as ONE insertion after the last
+ * element (or inside `[]`): nothing before or after it changes. The new element is pretty-printed with
+ * the file's indentation unit and indented like the existing elements (their line's leading
+ * whitespace), line endings as in the file.
+ */
+function appendToQuestions(current: string, value: unknown, file: string): string {
+  const arr = findNodeAtLocation(parseTree(current)!, ['questions']);
+  if (!arr || arr.type !== 'array') throw new SpanproofError('bad-input', '"questions" is not an array.', { file, field: 'questions', fix: 'make "questions" an array of question objects.' });
+  const unit = indentOf(current) ?? '  ';
+  const eol = current.includes('\r\n') ? '\r\n' : '\n';
+  const last = arr.children?.[arr.children.length - 1];
+  const lineStart = (at: number): number => Math.max(current.lastIndexOf('\n', at - 1), current.lastIndexOf('\r', at - 1)) + 1;
+  const leading = (at: number): string => /^[ \t]*/.exec(current.slice(lineStart(at), at))![0];
+  const arrIndent = leading(arr.offset);
+  const elemIndent = last && current.slice(lineStart(last.offset), last.offset).trim() === '' ? leading(last.offset) : arrIndent + unit;
+  const body = JSON.stringify(value, null, unit).split('\n').join(eol + elemIndent);
+  if (last) {
+    const at = last.offset + last.length;
+    return `${current.slice(0, at)},${eol}${elemIndent}${body}${current.slice(at)}`;
+  }
+  const open = arr.offset + 1;
+  const close = arr.offset + arr.length - 1;
+  return `${current.slice(0, open)}${eol}${elemIndent}${body}${eol}${arrIndent}${current.slice(close)}`;
+}
+
+/** The exact text of each question object, by id (from the JSON tree's offsets). */
+function questionTexts(text: string): Map<string, string> {
+  const out = new Map<string, string>();
+  const arr = findNodeAtLocation(parseTree(text)!, ['questions']);
+  for (const node of arr?.children ?? []) {
+    const id = findNodeAtLocation(node, ['id'])?.value;
+    if (typeof id === 'string') out.set(id, text.slice(node.offset, node.offset + node.length));
+  }
+  return out;
+}
+
+/** Throws SpanproofError('internal') unless every non-draft question of `before` has the same bytes in `after`. */
+function assertHandQuestionsUntouched(before: string, after: string, file: string, keepIds: Iterable<string>): void {
+  const a = questionTexts(before);
+  const b = questionTexts(after);
+  for (const id of keepIds) {
+    if (a.get(id) !== b.get(id)) throw new SpanproofError('internal', `an edit would change question "${id}"; nothing was written.`, { file, fix: 'report this; the file is unchanged.' });
+  }
+}
+
+function handIds(text: string, file: string): string[] {
+  return parseGroundTruth(text, file).questions.filter((q) => !isDraft(q)).map((q) => q.id);
+}
+
+/**
+ * `current` (the file's text, or null for no file) with `drafts` appended to `questions`. A draft
+ * whose id is taken in `current` gets a fresh one. Throws SpanproofError('bad-input') when `current`
+ * is not a valid ground-truth file.
+ */
+export function insertDrafts(current: string | null, drafts: readonly Question[], file: string): string {
+  if (current === null) return serializeGroundTruth({ spanproof: 1, questions: [...drafts] });
+  const gt = parseGroundTruth(current, file);
+  const taken = new Set(gt.questions.map((q) => q.id));
+  let text = current;
+  for (const d of drafts) {
+    const id = taken.has(d.id) ? draftId(d.provenance?.passage.source ?? '', d.provenance?.passage.start ?? 0, d.provenance?.passage.end ?? 0, d.question, taken) : d.id;
+    taken.add(id);
+    text = appendToQuestions(text, orderedQuestion({ ...d, id }), file);
+  }
+  parseGroundTruth(text, file);
+  assertHandQuestionsUntouched(current, text, file, handIds(current, file));
+  return text;
+}
+
+export type ReviewAction = { accept: readonly string[] | 'all' } | { reject: readonly string[] };
+
+/**
+ * Applies a review to the file's text: accepted drafts lose `"status"` (provenance kept), rejected
+ * drafts are removed. Returns the new text and the ids acted on. Throws SpanproofError('bad-input')
+ * for an id that is not a question, or not a draft, of the file.
+ */
+export function reviewText(current: string, action: ReviewAction, file: string): { text: string; ids: string[] } {
+  const gt = parseGroundTruth(current, file);
+  const draftIndex = new Map<string, number>();
+  gt.questions.forEach((q, i) => { if (isDraft(q)) draftIndex.set(q.id, i); });
+  const wanted = 'accept' in action && action.accept === 'all' ? [...draftIndex.keys()] : [...new Set('accept' in action ? action.accept as readonly string[] : action.reject)];
+  for (const id of wanted) {
+    if (draftIndex.has(id)) continue;
+    const exists = gt.questions.some((q) => q.id === id);
+    throw new SpanproofError('bad-input', exists ? `question "${id}" is not a draft (only drafts can be accepted or rejected).` : `no question "${id}" in the ground truth.`, {
+      file, fix: 'list the drafts with `spanproof review --list`.',
+    });
+  }
+  // Descending index order, so earlier indices stay valid while elements are removed.
+  const order = wanted.map((id) => draftIndex.get(id)!).sort((a, b) => b - a);
+  let text = current;
+  for (const i of order) {
+    const path = 'accept' in action ? ['questions', i, 'status'] : ['questions', i];
+    text = applyEdits(text, modify(text, path, undefined, {}));
+  }
+  const after = parseGroundTruth(text, file);
+  if (after.questions.some((q) => wanted.includes(q.id) && isDraft(q))) throw new SpanproofError('internal', 'a draft kept its status after acceptance; nothing was written.', { file });
+  assertHandQuestionsUntouched(current, text, file, handIds(current, file));
+  return { text, ids: wanted };
+}
+
+async function backup(file: string, current: string | null): Promise<string | undefined> {
+  if (current === null) return undefined;
+  await copyFile(file, `${file}.bak`);
+  return `${file}.bak`;
+}
+
+async function readOrNull(file: string): Promise<string | null> {
+  try {
+    return await readFile(file, 'utf8');
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw new SpanproofError('bad-input', `cannot read the ground-truth file (${(e as NodeJS.ErrnoException).code ?? String(e)}).`, { file, cause: e });
+  }
+}
+
+/**
+ * Appends `drafts` to the ground-truth `file` (created when missing), atomically, after a `.bak` copy
+ * of the version it replaces. The insert is computed on the file as it is now (an edit made while
+ * drafting is kept); if the file changes between that read and the rename, it is read again (3 tries).
+ */
+export async function writeDrafts(file: string, drafts: readonly Question[]): Promise<{ written: boolean; backup?: string }> {
+  if (drafts.length === 0) return { written: false };
+  for (let attempt = 0; ; attempt++) {
+    const current = await readOrNull(file);
+    const text = insertDrafts(current, drafts, file);
+    const bak = await backup(file, current);
+    try {
+      const written = await writeGroundTruthText(file, () => text, { expectedContent: current });
+      return { written, ...(bak ? { backup: bak } : {}) };
+    } catch (e) {
+      if (attempt < 2 && e instanceof SpanproofError && /changed on disk/.test(e.message)) continue;
+      throw e;
+    }
+  }
+}
+
+/** Applies a review to `file` (atomic write after a `.bak` copy). `expectedContent` = the text the ids were chosen from. */
+export async function reviewFile(file: string, current: string, action: ReviewAction): Promise<{ ids: string[]; written: boolean; backup?: string }> {
+  const { text, ids } = reviewText(current, action, file);
+  if (text === current) return { ids, written: false };
+  const bak = await backup(file, current);
+  const written = await writeGroundTruthText(file, () => text, { expectedContent: current });
+  return { ids, written, ...(bak ? { backup: bak } : {}) };
+}
