@@ -10,7 +10,10 @@ import { z } from 'zod';
 import { SpanproofError } from '../core/errors';
 import { ChatClient, RequestFailure, JUDGE_METRICS, everyRequestFailed, ReplyCache, checkModels, judgeAnswer, runGenerationStage, unmeasuredReasons, type AnswerAggregate, type GenerationStageResult, type JudgeMetric, type JudgeScore, type LedgerFile, type PriceTable } from '../core/judge';
 import { resolveCacheDir } from '../core/runs';
+import { ledgerLine } from '../core/judge/report';
 import type { RunSettings } from '../core/settings';
+
+export { ledgerLine };
 import type { AnswerItem, AnswerJudge } from '../core/score/answers';
 import { join } from 'node:path';
 import { redactUrl } from '../core/net';
@@ -96,9 +99,6 @@ export function judgeSettings(base: RunSettings['judge'], o: JudgeCliOptions): R
 
 const fmt = (x: number | null | undefined, d = 2) => (x === null || x === undefined ? '—' : x.toFixed(d));
 
-export function ledgerLine(l: LedgerFile): string {
-  return `Ledger: ${l.requests} request(s) sent, ${l.cachedResponses} from the cache, ${l.promptTokens} prompt + ${l.completionTokens} completion tokens${l.cost !== undefined ? `, cost ${l.cost.toFixed(4)}` : ''}; ${Object.entries(l.byModel).map(([m, c]) => `${m}: ${c.requests} req, ${c.cachedResponses} cached, mean ${c.requests ? Math.round(c.latencyMs / c.requests) : 0} ms`).join('; ')}.`;
-}
 
 /** Human-readable summary of a generation stage. */
 export function generationText(r: GenerationStageResult): string[] {

@@ -5,7 +5,7 @@
  * nearest match; remove the evidence).
  */
 import * as vscode from 'vscode';
-import { lineAt, lineStarts, type EvidenceResolution } from '../core/groundtruth';
+import { isDraft, lineAt, lineStarts, type EvidenceResolution } from '../core/groundtruth';
 import type { GroundTruthStore } from './store';
 import type { RunsModel } from './runsModel';
 
@@ -22,6 +22,8 @@ export interface SpanEntry {
   question: string;
   start: number;
   end: number;
+  /** Evidence of a drafted question (decorated by DraftSurfaces, drafts.ts). */
+  draft: boolean;
 }
 
 export class EditorSurfaces implements vscode.Disposable {
@@ -70,7 +72,7 @@ export class EditorSurfaces implements vscode.Disposable {
       q.evidence.forEach((e, j) => {
         const r = res.perEvidence[i]?.[j];
         if (e.source === source && r && (r.status === 'resolved' || r.status === 'moved')) {
-          out.push({ ref: { questionId: q.id, index: j }, question: q.question, start: r.span.start, end: r.span.end });
+          out.push({ ref: { questionId: q.id, index: j }, question: q.question, start: r.span.start, end: r.span.end, draft: isDraft(q) });
         }
       }),
     );
@@ -88,7 +90,7 @@ export class EditorSurfaces implements vscode.Disposable {
       const hit = this.storeFor(editor.document.uri);
       if (!hit) continue;
       const doc = editor.document;
-      const ranges = this.spansOf(hit.store, hit.source).map((s) => ({
+      const ranges = this.spansOf(hit.store, hit.source).filter((s) => !s.draft).map((s) => ({
         range: new vscode.Range(doc.positionAt(s.start), doc.positionAt(s.end)),
       }));
       editor.setDecorations(this.decoration, ranges);

@@ -12,6 +12,7 @@ import { trackDocuments } from './documents';
 import { EditorSurfaces } from './editor';
 import { FolderScope } from './folder';
 import { EvidenceLenses } from './lenses';
+import { DraftSurfaces } from './drafts';
 import { DisposableStore, Scopes } from './lifetime';
 import { ResultsPanel } from './panel';
 import { Runner } from './runner';
@@ -25,6 +26,8 @@ export class Spanproof implements vscode.Disposable {
   readonly folders = new Scopes<FolderScope>();
   readonly output = vscode.window.createOutputChannel('Spanproof', { log: true });
   readonly editor: EditorSurfaces;
+  /** Drafted questions: their CodeLens (Accept / Reject / Edit Question) and decoration. */
+  readonly drafts: DraftSurfaces;
   readonly tree: QuestionsTree;
   readonly treeView: vscode.TreeView<QuestionNode>;
   readonly panel: ResultsPanel;
@@ -50,6 +53,7 @@ export class Spanproof implements vscode.Disposable {
     this.panel = d.add(new ResultsPanel(context, this));
     this.tests = d.add(new QuestionTests(this));
     this.lenses = d.add(new EvidenceLenses((uri) => this.folderOf(uri), this.editor));
+    this.drafts = d.add(new DraftSurfaces(stores, this.lenses));
     this.statusBar = d.add(new StatusBar(this.runner, () => this.primary()));
     d.add(this.folders);
   }
@@ -112,12 +116,15 @@ export class Spanproof implements vscode.Disposable {
 
   private onChanged(): void {
     this.editor.refresh();
+    this.drafts.refresh();
     this.tree.refresh();
     this.tests.sync();
     this.lenses.refresh();
     this.statusBar.update();
     const any = [...this.folders.values()].some((f) => (f.store.gt?.questions.length ?? 0) > 0);
     void vscode.commands.executeCommand('setContext', 'spanproof.hasQuestions', any);
+    const drafts = [...this.folders.values()].some((f) => f.store.gt?.questions.some((q) => q.status === 'draft'));
+    void vscode.commands.executeCommand('setContext', 'spanproof.hasDrafts', drafts);
   }
 
   private refreshRuns(): void {

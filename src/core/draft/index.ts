@@ -22,3 +22,4 @@ export { answerWords, contentWords, coverageAudit, distribution, lexicalLeakage,
 export { draftId, redactEndpoint } from './provenance';
 export { insertDrafts, reviewFile, reviewText, writeDrafts, type ReviewAction } from './store';
 export { draftIntoGroundTruth, DRAFT_DEFAULTS, type DraftSessionOptions, type DraftSessionResult } from './session';
+export { draftJson, draftText } from './report';

@@ -14,8 +14,8 @@ import type { ChatClient } from '../judge/client';
 import { draftQuestions, type DraftParams, type DraftResult } from './draft';
 import { writeDrafts } from './store';
 
-/** Defaults of `spanproof draft` (issue #14). Move to the settings schema (src/core/settings) when it lands. */
-export const DRAFT_DEFAULTS = Object.freeze({ count: 20, perPassage: 1, maxPassageChars: 2000, seed: 42 });
+/** Fixed defaults of drafting (issue #14); the question count and model are settings (`draft.count`, `draft.model`). */
+export const DRAFT_DEFAULTS = Object.freeze({ perPassage: 1, maxPassageChars: 2000, seed: 42 });
 
 export interface DraftSessionOptions extends Omit<DraftParams, 'documents' | 'existing' | 'client' | 'minQuoteLength' | 'maxQuoteLength'> {
   workspace: string;
@@ -25,6 +25,8 @@ export interface DraftSessionOptions extends Omit<DraftParams, 'documents' | 'ex
   client: ChatClient;
   /** Globs (relative to the workspace) narrowing the documents drafted on; empty = the whole corpus. */
   sources?: readonly string[];
+  /** Exact sources (POSIX paths relative to the workspace) narrowing the documents, e.g. VS Code's active file. */
+  exactSources?: readonly string[];
   /** Cancelled: write what verified so far (otherwise nothing is written). */
   keepPartial?: boolean;
   /** Decides at the end whether a cancelled session writes (VS Code asks the user); overrides `keepPartial`. */
@@ -51,7 +53,11 @@ export async function draftIntoGroundTruth(o: DraftSessionOptions): Promise<Draf
   const existing = await existingQuestions(o.groundTruthFile);
   const corpus = await loadCorpus(o.workspace, { include: o.settings.include, exclude: o.settings.exclude, maxFileBytes: o.settings.maxFileBytes });
   const match = o.sources?.length ? picomatch([...o.sources], { dot: true }) : undefined;
-  const documents = match ? corpus.documents.filter((d) => match(d.source)) : corpus.documents;
+  const exact = o.exactSources ? new Set(o.exactSources) : undefined;
+  const documents = corpus.documents.filter((d) => (!match || match(d.source)) && (!exact || exact.has(d.source)));
+  if (documents.length === 0 && exact) {
+    throw new SpanproofError('bad-input', `${[...exact].join(', ')} is not a document of the corpus (skipped, or outside the include/exclude globs).`, { file: o.workspace, fix: 'draft on a file the corpus includes (settings include/exclude).' });
+  }
   if (documents.length === 0) {
     throw new SpanproofError('bad-input', match ? `no document of the corpus matches --sources ${o.sources!.join(', ')}.` : 'the corpus has no documents.', {
       file: o.workspace, field: match ? '--sources' : undefined, fix: match ? 'use globs relative to the workspace, e.g. --sources "docs/**/*.md".' : 'point --workspace at the folder of your documents.',

@@ -83,18 +83,19 @@ export function insertDrafts(current: string | null, drafts: readonly Question[]
   return text;
 }
 
-export type ReviewAction = { accept: readonly string[] | 'all' } | { reject: readonly string[] };
+/** Accept drafts (remove `status`), reject them (remove them), or reword one draft's question. */
+export type ReviewAction = { accept: readonly string[] | 'all' } | { reject: readonly string[] } | { edit: string; question: string };
 
 /**
  * Applies a review to the file's text: accepted drafts lose `"status"` (provenance kept), rejected
- * drafts are removed. Returns the new text and the ids acted on. Throws SpanproofError('bad-input')
+ * drafts are removed, an edited draft gets its new `question` text. Returns the new text and the ids acted on. Throws SpanproofError('bad-input')
  * for an id that is not a question, or not a draft, of the file.
  */
 export function reviewText(current: string, action: ReviewAction, file: string): { text: string; ids: string[] } {
   const gt = parseGroundTruth(current, file);
   const draftIndex = new Map<string, number>();
   gt.questions.forEach((q, i) => { if (isDraft(q)) draftIndex.set(q.id, i); });
-  const wanted = 'accept' in action && action.accept === 'all' ? [...draftIndex.keys()] : [...new Set('accept' in action ? action.accept as readonly string[] : action.reject)];
+  const wanted = 'accept' in action && action.accept === 'all' ? [...draftIndex.keys()] : [...new Set('accept' in action ? action.accept as readonly string[] : 'reject' in action ? action.reject : [action.edit])];
   for (const id of wanted) {
     if (draftIndex.has(id)) continue;
     const exists = gt.questions.some((q) => q.id === id);
@@ -106,11 +107,11 @@ export function reviewText(current: string, action: ReviewAction, file: string):
   const order = wanted.map((id) => draftIndex.get(id)!).sort((a, b) => b - a);
   let text = current;
   for (const i of order) {
-    const path = 'accept' in action ? ['questions', i, 'status'] : ['questions', i];
-    text = applyEdits(text, modify(text, path, undefined, {}));
+    if ('edit' in action) text = applyEdits(text, modify(text, ['questions', i, 'question'], action.question, {}));
+    else text = applyEdits(text, modify(text, 'accept' in action ? ['questions', i, 'status'] : ['questions', i], undefined, {}));
   }
   const after = parseGroundTruth(text, file);
-  if (after.questions.some((q) => wanted.includes(q.id) && isDraft(q))) throw new SpanproofError('internal', 'a draft kept its status after acceptance; nothing was written.', { file });
+  if ('accept' in action && after.questions.some((q) => wanted.includes(q.id) && isDraft(q))) throw new SpanproofError('internal', 'a draft kept its status after acceptance; nothing was written.', { file });
   assertHandQuestionsUntouched(current, text, file, handIds(current, file));
   return { text, ids: wanted };
 }

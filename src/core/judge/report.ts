@@ -4,7 +4,7 @@
  * the run has no answers).
  */
 import type { AnswersData } from './types';
-import { JUDGE_METRICS, type AnswerRecord, type JudgeMetric } from './types';
+import { JUDGE_METRICS, type AnswerRecord, type JudgeMetric, type LedgerFile } from './types';
 
 /** Reasons of the unmeasured items of one config and metric, with counts, most frequent first. */
 export function unmeasuredReasons(records: readonly AnswerRecord[], config: string, metric: JudgeMetric): Array<[reason: string, count: number]> {
@@ -37,4 +37,9 @@ export function answersMarkdown(d: AnswersData | null): string[] {
   for (const c of s.configs) for (const m of metrics) for (const [reason, n] of unmeasuredReasons(d.records, c.id, m)) un.push(`- ${c.id} · ${m}: ${n}× ${reason}`);
   if (un.length) o.push('### Unmeasured items (reasons)', '', ...un, '');
   return o;
+}
+
+/** One line summing up a ledger: requests, cache hits, tokens, cost, and per model requests, cache hits and mean latency (ms). */
+export function ledgerLine(l: LedgerFile): string {
+  return `Ledger: ${l.requests} request(s) sent, ${l.cachedResponses} from the cache, ${l.promptTokens} prompt + ${l.completionTokens} completion tokens${l.cost !== undefined ? `, cost ${l.cost.toFixed(4)}` : ''}; ${Object.entries(l.byModel).map(([m, c]) => `${m}: ${c.requests} req, ${c.cachedResponses} cached, mean ${c.requests ? Math.round(c.latencyMs / c.requests) : 0} ms`).join('; ')}.`;
 }

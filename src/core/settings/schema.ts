@@ -48,8 +48,8 @@ export interface ValueMeta {
 
 /** Metadata of a top-level entry (a value or a group). */
 export interface EntryMeta {
-  /** What a change of this key makes stale (the extension's "results are stale" notice). */
-  invalidates?: Invalidation;
+  /** What a change of this key makes stale (the extension's "results are stale" notice); null = nothing a run caches depends on it. */
+  invalidates?: Invalidation | null;
 }
 
 export type SettingMeta = ValueMeta & EntryMeta;
@@ -152,4 +152,9 @@ export const RUN_SETTINGS_SCHEMA = z.strictObject({
     retries: setting(nonNegInt, 3, { description: 'Retries per request.' }),
     allowSameModel: setting(z.boolean(), false, { description: 'Allow the judge to be the generator model.' }),
   }, { invalidates: 'metrics' }),
+  /** Question drafting (`spanproof draft`, VS Code Draft Questions…; issue #14): the endpoint is `judge.endpoint`. Read when drafting starts, so a change invalidates nothing. */
+  draft: group({
+    model: setting(z.string(), '', { restricted: true, description: 'Model at spanproof.judge.endpoint that drafts questions (Draft Questions…); empty = spanproof.judge.generatorModel. Drafted quotes are kept only when they occur verbatim in the document.' }),
+    count: setting(posInt, 20, { description: 'Questions to draft on the workspace (Draft Questions…, spanproof draft --count).' }),
+  }, { invalidates: null }),
 });

@@ -21,7 +21,8 @@ export interface SettingValue {
 /** One top-level entry (a value or a group) and what changing it invalidates. */
 export interface SettingEntry {
   key: string;
-  invalidates: Invalidation;
+  /** null: nothing a run caches depends on the key (e.g. drafting settings). */
+  invalidates: Invalidation | null;
   /** True for a nested object of values. */
   group: boolean;
 }
@@ -66,7 +67,7 @@ export function settingEntries(): readonly SettingEntry[] {
   if (entries) return entries;
   return (entries = Object.entries(RUN_SETTINGS_SCHEMA.shape as Record<string, z.ZodType>).map(([key, node]) => {
     const meta = settingMeta.get(node) as (SettingMeta | GroupMeta) | undefined;
-    if (!meta?.invalidates) throw new Error(`settings schema: ${key} does not say what it invalidates (src/core/settings/schema.ts).`);
+    if (meta?.invalidates === undefined) throw new Error(`settings schema: ${key} does not say what it invalidates (src/core/settings/schema.ts).`);
     return { key, invalidates: meta.invalidates, group: unwrap(node).shape !== null };
   }));
 }

@@ -104,7 +104,7 @@ async function addEvidence(sp: Spanproof): Promise<void> {
 }
 
 async function deleteQuestion(sp: Spanproof, arg: QuestionNode | string): Promise<void> {
-  const id = typeof arg === 'string' ? arg : arg.kind === 'question' ? arg.id : arg.ref.questionId;
+  const id = typeof arg === 'string' ? arg : arg.kind === 'question' ? arg.id : arg.kind === 'evidence' ? arg.ref.questionId : '';
   const store = sp.findStore(id);
   const q = store?.gt?.questions.find((x) => x.id === id);
   if (!store || !q) return;

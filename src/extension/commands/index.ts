@@ -12,6 +12,7 @@ import { runCommands } from './runs';
 import { interopCommands } from './interop';
 import { modelCommands } from './models';
 import { answerCommands } from './answers';
+import { draftCommands } from './drafts';
 import type { CommandIdOf, CommandTable } from './types';
 
 export type { Cmd, CommandTable } from './types';
@@ -23,6 +24,7 @@ export const COMMANDS = {
   ...interopCommands,
   ...modelCommands,
   ...answerCommands,
+  ...draftCommands,
 } satisfies CommandTable;
 
 /** Ids of the commands registered by `registerCommands(sp, COMMANDS)`. */

@@ -68,7 +68,7 @@ async function runQuestion(sp: Spanproof, arg?: unknown): Promise<void> {
   if (typeof arg === 'string') id = arg;
   else if (arg && typeof arg === 'object' && 'kind' in arg) {
     const node = arg as QuestionNode;
-    id = node.kind === 'question' ? node.id : node.ref.questionId;
+    id = node.kind === 'question' ? node.id : node.kind === 'evidence' ? node.ref.questionId : undefined;
   }
   id ??= sp.editor.questionAtCursor();
   if (!id) {

@@ -75,6 +75,17 @@ test('reviewText: accept removes only "status" (provenance kept), reject removes
   assert.ok(all.questions.every((q) => q.status === undefined));
 });
 
+test('reviewText edit: rewords only the draft\'s question; hand questions untouched', () => {
+  const t = insertDrafts(TABS_CRLF, [draft('d1')], 'gt.json');
+  const out = reviewText(t, { edit: 'd1', question: 'A better "question"?' }, 'gt.json').text;
+  const gt = parseGroundTruth(out, 'gt.json');
+  assert.equal(gt.questions[2].question, 'A better "question"?');
+  assert.equal(gt.questions[2].status, 'draft');
+  for (const [id, s] of questionTexts(TABS_CRLF)) assert.equal(questionTexts(out).get(id), s, id);
+  assert.equal(out.replace('A better \\"question\\"?', 'drafted d1'), t);
+  assert.throws(() => reviewText(t, { edit: 'h1', question: 'x' }, 'gt.json'), /not a draft/);
+});
+
 test('reviewText refuses unknown ids and hand-written questions', () => {
   const t = insertDrafts(COMPACT, [draft('d1')], 'gt.json');
   assert.throws(() => reviewText(t, { accept: ['nope'] }, 'gt.json'), /no question "nope" in the ground truth/);
