@@ -16,6 +16,7 @@ import { runInNewContext } from 'node:vm';
 import { isSpanproofError } from '../core/errors';
 import { VERSION } from '../core/version';
 import { runGrid } from '../core/grid/run';
+import { withInjectionStudy } from '../core/safety/study';
 import { ResidentState } from '../core/grid/resident';
 import { isCancelMessage, isShutdownMessage, isWorkerRequest, type ErrorPayload, type ProgressMessage, type WorkerRequest, type WorkerToHost } from '../shared/protocol';
 
@@ -78,15 +79,16 @@ async function handle(req: WorkerRequest): Promise<void> {
       return;
     }
     if (req.method === 'grid.run') {
-      const result = await runGrid(req.params, {
-        resident,
+      const hooks = {
         signal: ac.signal,
-        onProgress: (p) => {
+        onProgress: (p: { done: number; total: number; stage: string }) => {
           last = { kind: 'progress', id: req.id, done: p.done, total: p.total, stage: p.stage };
           emit();
         },
-        onLog: (level, message) => send({ kind: 'log', level, message }),
-      });
+        onLog: (level: 'info' | 'warn', message: string) => send({ kind: 'log', level, message }),
+      };
+      // The injection exposure study (issue #17) runs after the run, on a planted copy (never resident).
+      const result = await withInjectionStudy(req.params, await runGrid(req.params, { resident, ...hooks }), hooks);
       flush();
       send({ kind: 'response', id: req.id, ok: true, method: 'grid.run', result });
       return;

@@ -21,7 +21,7 @@ import { CHUNKER_IDS, RETRIEVER_IDS, readSettingsFile, validateRunSettings } fro
 import { assertNewOutDir, readRun, resolveCacheDir, resolveRunsRoot, stableStringify } from '../../core/runs';
 import { parseMetricKey, resolvePrimaryMetric, resultMetricKeys } from '../../core/metrics/registry';
 import { planConfigs } from '../../core/grid/plan';
-import { buildReportModel, rankingTable } from '../../core/report';
+import { buildReportModel, injectionSummaryMarkdown, rankingTable } from '../../core/report';
 import { DEFAULT_SETTINGS, type RunSettings } from '../../core/settings';
 import type { GridRunResult } from '../../shared/protocol';
 import type { SetExit } from './index';
@@ -44,6 +44,8 @@ interface RunOptions extends JudgeCliOptions {
   tau?: string;
   keepChunks?: boolean;
   biasStudy?: boolean;
+  injectionStudy?: boolean;
+  canariesPerKind?: string;
   json?: boolean;
   failUnder: string[];
   gateConfig?: string;
@@ -149,6 +151,15 @@ function progressPrinter(json: boolean): { update(done: number, total: number, s
   };
 }
 
+/** `--canaries-per-kind` as a whole number ≥ 1 (only with --injection-study). */
+function parseCanariesPerKind(o: RunOptions): number | undefined {
+  if (o.canariesPerKind === undefined) return undefined;
+  const n = Number(o.canariesPerKind);
+  if (!o.injectionStudy) throw new SpanproofError('bad-input', '--canaries-per-kind needs --injection-study.', { field: '--canaries-per-kind', fix: 'add --injection-study, or drop --canaries-per-kind.' });
+  if (!Number.isInteger(n) || n < 1 || n > 50) throw new SpanproofError('bad-input', `--canaries-per-kind must be a whole number from 1 to 50, got "${o.canariesPerKind}".`, { field: '--canaries-per-kind', fix: 'e.g. --canaries-per-kind 4' });
+  return n;
+}
+
 export function register(program: Command, setExit: SetExit): void {
   program
     .command('run')
@@ -166,6 +177,8 @@ export function register(program: Command, setExit: SetExit): void {
     .option('--tau <x>', 'coverage threshold for a hit, in (0, 1]')
     .option('--keep-chunks', 'write chunks/<chunker>.jsonl into the run directory')
     .option('--bias-study', 'also run the chunk-ID bias study (SPEC §7.5; implies --keep-chunks) and write bias.json (see spanproof bias)')
+    .option('--injection-study', 'also run the injection exposure study (offline, no model): canaries of the three XPIA kinds planted in a scratch copy of the corpus, exposure@k per config → injection.json (docs/safety.md)')
+    .option('--canaries-per-kind <n>', 'canaries per XPIA kind in the injection study (default 4)')
     .option('--question <id>', 'score only this question (repeatable)', collect, [])
     .option('--json', 'print only JSON (results.json content plus runDir) on stdout')
     .option('--fail-under <metric=value>', 'exit 1 when the recommended config (the deterministic verdict) scores below (repeatable; e.g. hit@k=0.8)', collect, [])
@@ -185,6 +198,7 @@ Exit codes:
       validateGenerateOptions(settings, o); // --generate (SPEC §14): fail before the grid runs
       const workspace = path.resolve(o.workspace);
       checkWorkspace(workspace);
+      const perKind = parseCanariesPerKind(o);
       // Output folders before the worker starts: a file or an unwritable folder is bad input (exit 2), and an earlier run is never reused.
       if (o.out) assertNewOutDir(path.resolve(o.out));
       if (o.runsDir) resolveRunsRoot(workspace, path.resolve(o.runsDir));
@@ -201,7 +215,7 @@ Exit codes:
       let result: GridRunResult;
       try {
         result = await client.run(
-          { workspace, groundTruthFile, settings, outDir: o.out ? path.resolve(o.out) : undefined, runsRoot: o.runsDir ? path.resolve(o.runsDir) : undefined, cacheDir: o.cacheDir ? path.resolve(o.cacheDir) : undefined, keepChunks: !!o.keepChunks || !!o.biasStudy, questionIds: o.question?.length ? o.question : undefined, requireScorable: true },
+          { workspace, groundTruthFile, settings, outDir: o.out ? path.resolve(o.out) : undefined, runsRoot: o.runsDir ? path.resolve(o.runsDir) : undefined, cacheDir: o.cacheDir ? path.resolve(o.cacheDir) : undefined, keepChunks: !!o.keepChunks || !!o.biasStudy, questionIds: o.question?.length ? o.question : undefined, requireScorable: true, ...(o.injectionStudy ? { injectionStudy: { canariesPerKind: perKind } } : {}) },
           { signal: ac.signal, onProgress: (p) => bar.update(p.done, p.total, p.stage) },
         );
       } catch (e) {
@@ -230,7 +244,7 @@ Exit codes:
       }
       const acc = result.results.acceptance;
       if (o.json) {
-        process.stdout.write(`${stableStringify({ ...result.results, runDir: result.runDir, verdict: result.verdict, ...(result.rankingFile.timedVerdict ? { timedVerdict: result.rankingFile.timedVerdict } : {}) }, 2)}\n`);
+        process.stdout.write(`${stableStringify({ ...result.results, runDir: result.runDir, verdict: result.verdict, ...(result.injection ? { injection: { file: result.injection.file, metric: result.injection.study.metric, chunkers: result.injection.study.chunkers, configs: result.injection.study.configs } } : {}), ...(result.rankingFile.timedVerdict ? { timedVerdict: result.rankingFile.timedVerdict } : {}) }, 2)}\n`);
       } else {
         for (const w of result.warnings) process.stderr.write(`warning: ${w}\n`);
         const out: string[] = [];
@@ -241,6 +255,7 @@ Exit codes:
           if (rec) out.push('', `Recommended: ${rec.id} — ${rec.explanation}`);
           else if (!result.verdict.recommended) out.push('', result.verdict.summary);
           out.push(...answersLines);
+          if (result.injection) out.push('', ...injectionSummaryMarkdown(result.injection.study), `Injection study written to ${result.injection.file} (the report shows every config).`);
           out.push('', `Run written to ${result.runDir}${result.location?.kind === 'user-cache' ? ` (${result.location.reason}; user cache directory)` : ''}.`);
           out.push(`Report: spanproof report ${JSON.stringify(result.runDir)} --format html --out report.html`);
         }

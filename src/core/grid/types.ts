@@ -10,6 +10,7 @@ import type { ConfigPlan } from './plan';
 import type { ItemScores } from './score';
 import type { QuestionRecord, RankingEntry, ResultsFile, RunFile, RunStatus, TimingsFile } from '../runs/types';
 import type { RankingFile, Verdict } from '../ranking/types';
+import type { InjectionStudy } from '../safety/types';
 
 /** Parameters of a grid run (SPEC §6). Paths are absolute. */
 export interface GridRunParams {
@@ -38,6 +39,12 @@ export interface GridRunParams {
   writeRun?: boolean;
   /** Return the per-(question, config) records in the response (default false). */
   returnRecords?: boolean;
+  /**
+   * After the run, the injection exposure study (issue #17, src/core/safety): canaries planted in a
+   * scratch copy of the corpus, the grid run on it, injection.json written into the run directory.
+   * Run by the worker (src/worker/main.ts) when the run directory was written.
+   */
+  injectionStudy?: boolean | { canariesPerKind?: number };
   /** Optional marker for tests: fail the item of this (question id, config id) to exercise per-item failure. */
   faultInjection?: { question: string; config: string };
 }
@@ -61,6 +68,8 @@ export interface GridRunResult {
   records?: QuestionRecord[];
   /** Non-fatal warnings (skipped files, excluded questions, failed items). */
   warnings: string[];
+  /** The injection exposure study and the file it was written to (with `injectionStudy`). */
+  injection?: { file: string; study: InjectionStudy };
 }
 
 /** One (question, config) result. Hit chunk indexes refer to `chunks` of the item's chunker. */

@@ -7,6 +7,7 @@
 import { CAUSES } from '../types';
 import { resultMetricKeys } from '../metrics/registry';
 import { buildReportModel } from './model';
+import { injectionCsv } from './injection';
 import type { RunData } from '../runs/types';
 
 function cell(v: unknown): string {
@@ -17,7 +18,8 @@ function cell(v: unknown): string {
 export function renderCsv(data: RunData): string {
   const m = buildReportModel(data);
   const keys = resultMetricKeys(m.k, m.metric).filter((x) => m.rows.some((r) => r.config.metrics[x]));
-  const head = ['config', 'chunker', 'retriever', 'rerank', 'rank', 'score', 'pareto', 'recommended', 'diff_vs_best', 'diff_lo', 'diff_hi', 'p_holm', 'non_inferior', 'cost', 'context', 'context_unit', 'compute', ...keys.flatMap((x) => [`${x}`, `${x}_lo`, `${x}_hi`]), ...CAUSES, 'context_chars', 'median_ms', 'p25_ms', 'p75_ms', 'scored', 'failed'];
+  const inj = injectionCsv(data.injection);
+  const head = ['config', 'chunker', 'retriever', 'rerank', 'rank', 'score', 'pareto', 'recommended', 'diff_vs_best', 'diff_lo', 'diff_hi', 'p_holm', 'non_inferior', 'cost', 'context', 'context_unit', 'compute', ...keys.flatMap((x) => [`${x}`, `${x}_lo`, `${x}_hi`]), ...CAUSES, 'context_chars', 'median_ms', 'p25_ms', 'p75_ms', 'scored', 'failed', ...inj.head];
   const lines = [head.map(cell).join(',')];
   for (const r of m.rows) {
     const c = r.config;
@@ -26,7 +28,7 @@ export function renderCsv(data: RunData): string {
         r.ranking?.diffVsBest?.mean, r.ranking?.diffVsBest?.lo, r.ranking?.diffVsBest?.hi, r.ranking?.pHolm, r.ranking?.nonInferior,
         r.ranking?.cost?.total, r.ranking?.cost?.context, r.ranking?.cost?.contextUnit, r.ranking?.cost?.compute,
         ...keys.flatMap((x) => [c.metrics[x]?.mean, c.metrics[x]?.lo, c.metrics[x]?.hi]),
-        ...CAUSES.map((x) => c.causes[x] ?? 0), c.contextChars, r.latencyMs, r.latency?.p25Ms, r.latency?.p75Ms, c.scored, c.failed.length,
+        ...CAUSES.map((x) => c.causes[x] ?? 0), c.contextChars, r.latencyMs, r.latency?.p25Ms, r.latency?.p75Ms, c.scored, c.failed.length, ...inj.cells(c.id),
       ].map(cell).join(','),
     );
   }

@@ -14,6 +14,7 @@ import type { RunData } from '../runs/types';
 import type { AnswersData } from '../judge/types';
 import { BASELINE_RERANKER_LABEL } from '../models/embedderSpec';
 import { answersHtml } from './answers';
+import { injectionHtml } from './injection';
 
 const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 const pct = (x: number) => `${(Math.max(0, Math.min(1, Number.isFinite(x) ? x : 0)) * 100).toFixed(2)}%`;
@@ -136,6 +137,8 @@ export function renderHtml(data: RunData, answers: AnswersData | null = null): s
   }
   if (results?.skipped.length) o.push('<h2>Skipped files</h2><ul>' + results.skipped.map((s) => `<li><code>${esc(s.source)}</code>: ${esc(s.reason)} (${esc(s.detail)})</li>`).join('') + '</ul>');
   if (results?.errors.length) o.push('<h2>Failed items (reported, not scored)</h2><ul>' + results.errors.map((e) => `<li>${esc(e.stage)}${e.config ? ` ${esc(e.config)}` : ''}${e.question ? ` × ${esc(e.question)}` : ''}: ${esc(e.message)}</li>`).join('') + '</ul>');
+  const inj = injectionHtml(data.injection);
+  if (inj) o.push(inj);
   const ans = answersHtml(answers);
   if (ans) o.push(ans);
   o.push('</body></html>\n');

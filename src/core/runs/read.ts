@@ -9,6 +9,7 @@ import { SpanproofError } from '../errors';
 import { readJsonFile, readJsonLines } from '../files/json';
 import type { EvidenceFile, QuestionRecord, ResultsFile, RunData, RunFile, RunSummary, TimingsFile } from './types';
 import { rankingView } from '../ranking/view';
+import type { InjectionStudy } from '../safety/types';
 
 const RUN_FIX = 'the run file is damaged; re-run the evaluation.';
 const readJson = <T>(file: string): T | null => readJsonFile<T>(file, RUN_FIX);
@@ -37,6 +38,7 @@ export function readRun(dir: string): RunData {
     timings,
     questions: readQuestionsJsonl(join(d, 'questions.jsonl')),
     evidence: readJson<EvidenceFile>(join(d, 'evidence.json')),
+    injection: readJson<InjectionStudy>(join(d, 'injection.json')),
   };
 }
 

@@ -3,6 +3,7 @@
  * read by the CLI, the extension's panel and the webview: keys are added freely, never renamed.
  * Offsets are UTF-16 code units; times are ISO-8601 UTC strings; durations are milliseconds.
  */
+import type { InjectionStudy } from '../safety/types';
 import type { Cause, RankedSpan } from '../types';
 import type { Cut } from '../attribution';
 import type { AcceptanceReport } from '../groundtruth';
@@ -193,6 +194,8 @@ export interface RunData {
   questions: QuestionRecord[];
   /** evidence.json: the resolved questions with their evidence text (for highlighting). */
   evidence: EvidenceFile | null;
+  /** injection.json: the injection exposure study (`run --injection-study`), when the run has one. */
+  injection?: InjectionStudy | null;
 }
 
 /** evidence.json in the run directory: resolved questions with evidence text and the chunk texts needed by misses. */

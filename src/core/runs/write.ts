@@ -14,6 +14,7 @@ import type { Chunk } from '../types';
 import { isSpanproofError } from '../errors';
 import { writeFileAtomic } from '../files';
 import type { BiasStudy } from '../bias/types';
+import type { InjectionStudy } from '../safety/types';
 import { createRunDir } from './dir';
 import { stableStringify } from './json';
 import type { RankingFile } from '../ranking/types';
@@ -108,5 +109,12 @@ export class RunWriter {
 /** The bias study of a run (SPEC §7.5) as JSON: `<runDir>/bias.json`, or `file` (`spanproof bias --out`). */
 export function writeBiasStudy(runDir: string, study: BiasStudy, file = join(runDir, 'bias.json')): string {
   writeFileAtomic(file, `${JSON.stringify(study, null, 2)}\n`);
+  return file;
+}
+
+/** The injection exposure study of a run (issue #17) as deterministic JSON: `<runDir>/injection.json`. */
+export function writeInjectionStudy(runDir: string, study: InjectionStudy): string {
+  const file = join(runDir, 'injection.json');
+  writeFileAtomic(file, `${stableStringify(study, 2)}\n`);
   return file;
 }

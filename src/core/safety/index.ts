@@ -1,0 +1,10 @@
+/**
+ * Risk and safety (issue #17, docs/safety.md): the offline injection exposure study — canaries of the
+ * three XPIA kinds planted in a copy of the corpus, exposure@k per config — and, with an endpoint,
+ * content-harm defect rates scored by a judge model.
+ */
+export * from './templates';
+export { plantCanaries, FAR_MIN, DEFAULT_CANARIES_PER_KIND, type Canary, type PlantedCorpus, type PlantOptions } from './canaries';
+export { injectionExposure, exposedAt, type ConfigExposure, type ChunkerExposure, type ExposureInput, type ExposureRecord } from './exposure';
+export { runInjectionStudy, withInjectionStudy, INJECTION_NOTE, type InjectionStudyInput } from './study';
+export type { InjectionStudy } from './types';
