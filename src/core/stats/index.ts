@@ -22,6 +22,7 @@ export {
   ASSUMED_POWER,
   Z_80,
   Z_975,
+  erfc,
   holmAdjust,
   minimalDetectableDifference,
   pairedComparison,

@@ -75,14 +75,14 @@ test('status on 4 questions: the old rule recommended hit 0.00 over 0.50; now th
 test('status on 30 questions: decisive when every other config is significantly worse or within ±δ', () => {
   const n = 30;
   const rs = bootstrapResamples(n, 2000, 9);
-  // B loses 15 questions: every resample mean < 0 → p = 2/2001, Holm over 2 comparisons 0.002 → significantly worse
+  // B loses 15 questions: every resample mean < 0 → p from the normal tail (< 1e-6), Holm ×2 → significantly worse
   // C is identical to A and cheaper: CI [0, 0] → non-inferior → recommended
   const r = rank([cfg('A', ones(n, 30), 1000, rs), cfg('B', ones(n, 15), 10, rs), cfg('C', ones(n, 30), 500, rs)], rs);
   assert.equal(r.verdict.status, 'decisive');
   assert.equal(r.verdict.recommended, 'C');
   assert.equal(r.verdict.best, 'C'); // equal Q, MRR and nDCG: the cheaper one is first in the order
   const B = r.configs.find((c) => c.id === 'B')!;
-  assert.ok(Math.abs(B.pHolm! - 4 / 2001) < 1e-12);
+  assert.ok(B.pHolm! < 1e-5 && Math.abs(B.pHolm! - 2 * B.p!) < 1e-15, String(B.pHolm));
   assert.equal(B.significantlyWorse, true);
   assert.match(r.verdict.summary, /^Decisive: use C/);
   // 29 questions, same data: provisional (fewer than 30)
@@ -151,4 +151,14 @@ test('explanations name rank, CI, Holm p, non-inferiority, cause and cost', () =
   assert.match(b, /Not shown non-inferior: the CI's lower bound −0\.\d{3} is below −0\.05\./);
   assert.match(b, /Most misses: ranked-too-low \(10 of 15\): raise k or add a reranker\./);
   assert.match(r.configs[0].explanation, /Best by quality\. Recommended: /);
+});
+
+test('Holm over 59 comparisons still finds clearly worse configs (no 2/(B+1) floor on p)', () => {
+  const n = 45;
+  const rs = bootstrapResamples(n, 2000, 42);
+  // 2/2001 × 59 = 0.059 > 0.05: with only the count-based p no config could ever be significantly worse
+  const cs = [cfg('best', ones(n, 40), 100, rs), ...Array.from({ length: 59 }, (_, i) => cfg(`w${String(i).padStart(2, '0')}`, ones(n, 10), 10, rs))];
+  const r = rank(cs, rs);
+  assert.equal(r.configs.filter((c) => c.significantlyWorse).length, 59);
+  assert.equal(r.verdict.status, 'decisive');
 });

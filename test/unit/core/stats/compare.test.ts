@@ -1,7 +1,7 @@
 // Holm–Bonferroni, the paired bootstrap p-value and SE, MDE and "questions needed" (SPEC §7.4, §9).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { bootstrapResamples, holmAdjust, minimalDetectableDifference, pairedComparison, questionsToResolve, Z_80, Z_975 } from '../../../../src/core/stats';
+import { bootstrapResamples, erfc, holmAdjust, minimalDetectableDifference, pairedComparison, questionsToResolve, Z_80, Z_975 } from '../../../../src/core/stats';
 
 const near = (a: number, b: number, eps = 1e-12): void => assert.ok(Math.abs(a - b) < eps, `${a} ≠ ${b}`);
 
@@ -32,7 +32,7 @@ test('paired comparison with hand-written resamples: CI, SE and p-value', () => 
   near(c.lo, 0);
   near(c.hi, 1 / 3 + 0.925 / 3);
   assert.equal(c.n, 3);
-  // every resample mean 1 > 0: p = 2·(1 + 0)/(4 + 1) = 0.4; SE 0
+  // every resample mean 1 > 0: p = 2·(1 + 0)/(4 + 1) = 0.4; SE 0, so no normal tail
   const all = pairedComparison([1, 1, 1], [0, 0, 0], rs);
   near(all.p, 0.4);
   assert.equal(all.se, 0);
@@ -47,8 +47,11 @@ test('paired comparison: p < 0.05 for a clear difference with B = 2000; NaN ques
   const b = Array.from({ length: n }, (_, i) => (i < 15 ? 1 : 0));
   const c = pairedComparison(b, a, rs);
   near(c.mean, -0.5);
-  // all 2000 resample means are < 0 (a resample of only the first 15 questions has probability 2^-30)
-  near(c.p, 2 / 2001);
+  // all 2000 resample means are < 0 (a resample of only the first 15 questions has probability 2^-30),
+  // so the count only bounds p ≤ 2/2001; the normal tail with the bootstrap SE gives the value
+  assert.ok(c.se > 0.07 && c.se < 0.11, String(c.se)); // ≈ √(0.25/30) = 0.0913
+  near(c.p, erfc(0.5 / (c.se * Math.SQRT2)), 1e-15);
+  assert.ok(c.p < 1e-6);
   const withNaN = pairedComparison([1, NaN, 0], [0, 0, 0], [Uint32Array.from([0, 1, 2])]);
   near(withNaN.mean, 0.5);
   assert.equal(withNaN.n, 2);
@@ -63,4 +66,10 @@ test('MDE and questions needed from the paired SE (α = 0.05 two-sided, power 0.
   assert.equal(questionsToResolve(45, 0.02, 0.05), 57);
   assert.equal(questionsToResolve(10, 0, 0.05), null);
   assert.throws(() => questionsToResolve(10, 0.1, 0), /δ > 0/);
+});
+
+test('erfc against reference values (Abramowitz & Stegun table 7.1; fractional error < 1.2e-7)', () => {
+  for (const [x, ref] of [[0, 1], [0.5, 0.4795001221869535], [1, 0.15729920705028513], [2, 0.004677734981047266], [3, 2.209049699858544e-5], [-1, 1.8427007929497148]]) {
+    assert.ok(Math.abs(erfc(x) - ref) <= 1.2e-7 * ref, `erfc(${x}) = ${erfc(x)} ≠ ${ref}`);
+  }
 });
