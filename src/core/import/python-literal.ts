@@ -13,103 +13,131 @@ import { SpanproofError } from '../errors';
 
 const SIMPLE: Record<string, string> = { '\\': '\\', "'": "'", '"': '"', a: '\x07', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t', v: '\v', '\n': '' };
 
+/** A cursor over one cell's text; `fail` throws the error naming the character offset. */
+class Scanner {
+  i = 0;
+  constructor(readonly s: string, private readonly where: string) {}
+
+  fail(msg: string): never {
+    const s = this.s;
+    throw new SpanproofError('bad-input', `not a Python list of strings: ${msg} at character ${this.i + 1} of ${JSON.stringify(s.length > 80 ? `${s.slice(0, 77)}…` : s)}.`, {
+      file: this.where, fix: 'write the cell as a Python list literal, e.g. [\'first excerpt\', "it\'s second"].',
+    });
+  }
+
+  ws(): void {
+    while (this.i < this.s.length && /\s/.test(this.s[this.i])) this.i++;
+  }
+
+  /** Skips string prefixes (r, u, in either case, at most two); true when one is raw. */
+  prefix(): boolean {
+    const s = this.s;
+    let raw = false;
+    while (this.i < s.length && /[rRuU]/.test(s[this.i]) && (s[this.i + 1] === "'" || s[this.i + 1] === '"' || (/[rRuU]/.test(s[this.i + 1] ?? '') && (s[this.i + 2] === "'" || s[this.i + 2] === '"')))) {
+      if (s[this.i] === 'r' || s[this.i] === 'R') raw = true;
+      this.i++;
+    }
+    return raw;
+  }
+
+  /** The value of the escape sequence at the cursor (a backslash), advancing past it. */
+  escape(raw: boolean): string {
+    const s = this.s;
+    const c = s[this.i];
+    const n = s[this.i + 1];
+    if (n === undefined) this.fail('backslash at the end');
+    if (raw || !(n in SIMPLE || /[0-7]/.test(n) || n === 'x' || n === 'u' || n === 'U')) {
+      this.i += 2;
+      return c + n; // raw strings, and Python keeps unknown escapes verbatim
+    }
+    if (n in SIMPLE) {
+      this.i += 2;
+      return SIMPLE[n];
+    }
+    if (/[0-7]/.test(n)) {
+      const m = /^[0-7]{1,3}/.exec(s.slice(this.i + 1))![0];
+      this.i += 1 + m.length;
+      return String.fromCodePoint(parseInt(m, 8));
+    }
+    const len = n === 'x' ? 2 : n === 'u' ? 4 : 8;
+    const hex = s.slice(this.i + 2, this.i + 2 + len);
+    if (!new RegExp(`^[0-9a-fA-F]{${len}}$`).test(hex)) this.fail(`truncated \\${n} escape`);
+    this.i += 2 + len;
+    return String.fromCodePoint(parseInt(hex, 16));
+  }
+
+  /** One string literal at the cursor (after its prefix), or null when none starts here. */
+  literal(): string | null {
+    const s = this.s;
+    const raw = this.prefix();
+    const q = s[this.i];
+    if (q !== "'" && q !== '"') return null;
+    const triple = s.startsWith(q.repeat(3), this.i);
+    const delim = triple ? q.repeat(3) : q;
+    this.i += delim.length;
+    let val = '';
+    for (;;) {
+      if (this.i >= s.length) this.fail('unterminated string');
+      if (s.startsWith(delim, this.i)) {
+        this.i += delim.length;
+        return val;
+      }
+      const c = s[this.i];
+      if (!triple && c === '\n') this.fail('newline inside a single-quoted string');
+      if (c === '\\') val += this.escape(raw);
+      else {
+        val += c;
+        this.i++;
+      }
+    }
+  }
+
+  /** One list item: one or more adjacent string literals, concatenated (as Python does). */
+  item(): string {
+    let item: string | null = null;
+    for (;;) {
+      this.ws();
+      const lit = this.literal();
+      if (lit === null) break;
+      item = (item ?? '') + lit;
+    }
+    if (item === null) this.fail('expected a string literal');
+    return item;
+  }
+}
+
 /**
  * Parses `cell` as a Python list/tuple of string literals.
  * @param where names the cell in errors, e.g. `labeled.tsv: row 3, column "Parties"`.
  * @throws SpanproofError('bad-input') naming the character offset of the first syntax error.
  */
 export function parsePythonList(cell: string, where = 'cell'): string[] {
-  let i = 0;
-  const s = cell;
-  const fail = (msg: string): never => {
-    throw new SpanproofError('bad-input', `not a Python list of strings: ${msg} at character ${i + 1} of ${JSON.stringify(s.length > 80 ? `${s.slice(0, 77)}…` : s)}.`, {
-      file: where, fix: 'write the cell as a Python list literal, e.g. [\'first excerpt\', "it\'s second"].',
-    });
-  };
-  const ws = (): void => {
-    while (i < s.length && /\s/.test(s[i])) i++;
-  };
-  ws();
-  const open = s[i];
-  if (open !== '[' && open !== '(') fail('expected "[" or "("');
+  const sc = new Scanner(cell, where);
+  sc.ws();
+  const open = cell[sc.i];
+  if (open !== '[' && open !== '(') sc.fail('expected "[" or "("');
   const close = open === '[' ? ']' : ')';
-  i++;
+  sc.i++;
   const out: string[] = [];
   for (;;) {
-    ws();
-    if (s[i] === close) {
-      i++;
+    sc.ws();
+    if (cell[sc.i] === close) {
+      sc.i++;
       break;
     }
-    // one item: one or more adjacent string literals
-    let item: string | null = null;
-    for (;;) {
-      ws();
-      let raw = false;
-      while (i < s.length && /[rRuU]/.test(s[i]) && (s[i + 1] === "'" || s[i + 1] === '"' || (/[rRuU]/.test(s[i + 1] ?? '') && (s[i + 2] === "'" || s[i + 2] === '"')))) {
-        if (s[i] === 'r' || s[i] === 'R') raw = true;
-        i++;
-      }
-      const q = s[i];
-      if (q !== "'" && q !== '"') break;
-      const triple = s.startsWith(q.repeat(3), i);
-      const delim = triple ? q.repeat(3) : q;
-      i += delim.length;
-      let val = '';
-      for (;;) {
-        if (i >= s.length) fail('unterminated string');
-        if (s.startsWith(delim, i)) {
-          i += delim.length;
-          break;
-        }
-        const c = s[i];
-        if (!triple && c === '\n') fail('newline inside a single-quoted string');
-        if (c === '\\') {
-          const n = s[i + 1];
-          if (n === undefined) fail('backslash at the end');
-          if (raw) {
-            val += c + n;
-            i += 2;
-            continue;
-          }
-          if (n in SIMPLE) {
-            val += SIMPLE[n];
-            i += 2;
-          } else if (/[0-7]/.test(n)) {
-            const m = /^[0-7]{1,3}/.exec(s.slice(i + 1))![0];
-            val += String.fromCodePoint(parseInt(m, 8));
-            i += 1 + m.length;
-          } else if (n === 'x' || n === 'u' || n === 'U') {
-            const len = n === 'x' ? 2 : n === 'u' ? 4 : 8;
-            const hex = s.slice(i + 2, i + 2 + len);
-            if (!new RegExp(`^[0-9a-fA-F]{${len}}$`).test(hex)) fail(`truncated \\${n} escape`);
-            val += String.fromCodePoint(parseInt(hex, 16));
-            i += 2 + len;
-          } else {
-            val += c + n; // Python keeps unknown escapes verbatim
-            i += 2;
-          }
-          continue;
-        }
-        val += c;
-        i++;
-      }
-      item = (item ?? '') + val;
-    }
-    if (item === null) fail('expected a string literal');
-    out.push(item as string);
-    ws();
-    if (s[i] === ',') {
-      i++;
+    out.push(sc.item());
+    sc.ws();
+    if (cell[sc.i] === ',') {
+      sc.i++;
       continue;
     }
-    if (s[i] === close) {
-      i++;
+    if (cell[sc.i] === close) {
+      sc.i++;
       break;
     }
-    fail(`expected "," or "${close}"`);
+    sc.fail(`expected "," or "${close}"`);
   }
-  ws();
-  if (i < s.length) fail('unexpected text after the list');
+  sc.ws();
+  if (sc.i < cell.length) sc.fail('unexpected text after the list');
   return out;
 }
