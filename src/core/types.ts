@@ -43,6 +43,7 @@ export type RetrieverId = (typeof RETRIEVER_IDS)[number];
 export const CAUSES = [
   'chunker-destroyed',
   'chunker-degraded',
+  'passage-split',
   'retriever-missed',
   'reranker-demoted',
   'ranked-too-low',

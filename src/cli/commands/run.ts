@@ -20,7 +20,7 @@ import { GridClient } from '../../worker/client';
 import { CHUNKER_IDS, RETRIEVER_IDS, readSettingsFile, validateRunSettings } from '../../core/settings';
 import { assertNewOutDir, readRun, resolveCacheDir, resolveRunsRoot, stableStringify } from '../../core/runs';
 import { parseMetricKey, resolvePrimaryMetric, resultMetricKeys } from '../../core/metrics/registry';
-import { planConfigs } from '../../core/grid/plan';
+import { planConfigs, planExternalConfigs } from '../../core/grid/plan';
 import { buildReportModel, injectionSummaryMarkdown, rankingTable } from '../../core/report';
 import { DEFAULT_SETTINGS, type RunSettings } from '../../core/settings';
 import type { GridRunResult } from '../../shared/protocol';
@@ -28,9 +28,11 @@ import type { SetExit } from './index';
 import { EXIT } from '../exit';
 import { runAndWriteBiasStudy } from './bias';
 import { writeProgress } from '../terminal';
+import { addExternalRetrieverOptions, externalRetrieversFromOptions, type ExternalFlagOptions } from './externalFlags';
+import { parseRunSettings } from '../../core/settings';
 import { addJudgeOptions, generationText, judgeSettings, runGenerateStep, validateGenerateOptions, type JudgeCliOptions } from '../judge';
 
-interface RunOptions extends JudgeCliOptions {
+interface RunOptions extends JudgeCliOptions, ExternalFlagOptions {
   workspace: string;
   groundtruth?: string;
   config?: string;
@@ -107,7 +109,7 @@ export function resolveGates(gates: ReadonlyArray<{ metric: string; value: numbe
     return { metric: key, value: g.value };
   });
   if (gateConfig !== undefined) {
-    const ids = planConfigs(settings).map((c) => c.id);
+    const ids = [...planConfigs(settings), ...planExternalConfigs(settings)].map((c) => c.id);
     if (!ids.includes(gateConfig)) throw new SpanproofError('bad-input', `--gate-config "${gateConfig}" is not a config of this grid.`, { field: '--gate-config', fix: `use one of ${ids.join(', ')}.` });
   }
   return out;
@@ -123,7 +125,9 @@ export function settingsFromOptions(o: RunOptions): RunSettings {
   if (o.rerank !== undefined) { over.rerank = parseListFlag('--rerank', o.rerank, ['on', 'off'] as const, 'rerank value').map((x) => x === 'on'); flags.rerank = '--rerank'; }
   if (o.k !== undefined) { over.k = parseNumberFlag('--k', o.k, (n) => Number.isInteger(n) && n >= 1, 'a whole number ≥ 1', '5'); flags.k = '--k'; }
   if (o.tau !== undefined) { over.tau = parseNumberFlag('--tau', o.tau, (n) => n > 0 && n <= 1, 'a number in (0, 1]', '0.9'); flags.tau = '--tau'; }
-  const merged: RunSettings = { ...s, ...over };
+  if (o.retrieverCmd ?? o.retrieverUrl ?? o.retrieverName) { over.externalRetrievers = externalRetrieversFromOptions(o, s); flags.externalRetrievers = '--retriever-cmd/--retriever-url'; }
+  // The flags' values through the schema too (a bad --retriever-name or URL is named like a --config key).
+  const merged: RunSettings = over.externalRetrievers ? parseRunSettings({ ...s, ...over }, '--retriever-cmd/--retriever-url') : { ...s, ...over };
   // Cross-key checks before anything runs, naming the flag or the --config key to change.
   validateRunSettings(merged, { file: o.config ?? 'the default settings', flags });
   return merged;
@@ -284,4 +288,5 @@ Exit codes:
   const runCmd = program.commands.find((c) => c.name() === 'run')!;
   runCmd.option('--generate', 'after the grid, generate answers for chosen configs and judge them (needs --endpoint, --generator-model, --judge-model)');
   addJudgeOptions(runCmd, true);
+  addExternalRetrieverOptions(runCmd);
 }

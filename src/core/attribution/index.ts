@@ -10,6 +10,12 @@
  *    reranking) and none is in the top k of `final` (after);
  * 5. `ranked-too-low`    — an answering chunk is in the pool but below k.
  *
+ * An external retriever (`external/<name>/none`, src/core/external) has no index Spanproof can see:
+ * its "chunks" are the passages it returned for the question, so a span is
+ * `ranked-too-low` when a returned passage alone reaches τ (it is below k), `passage-split` when
+ * returned passages overlap the span but none alone reaches τ, and `retriever-missed` when no
+ * returned passage touches it ({@link externalSpanCause}).
+ *
  * Causes are decided per span. `match: 'all'`: the cause of the failing span that failed earliest
  * in this order (among those, the span with the lowest coverage@k, then the lowest index).
  * `match: 'any'`: the cause of the alternative that got furthest (latest in this order; among
@@ -23,6 +29,7 @@ import { hitFromCoverages, pairCoverage, spanCoveragesAt, type IndexAnalysis, ty
 export const CAUSE_ADVICE: Readonly<Record<Cause, string>> = {
   'chunker-destroyed': 'the evidence no longer exists as retrievable text: change chunking, no retriever can fix this',
   'chunker-degraded': 'the evidence was split across a boundary: larger chunks, overlap, or structure-aware chunking',
+  'passage-split': 'your retriever returned passages that overlap the evidence, but none holds enough of it: larger passages, overlap, or structure-aware splitting in your pipeline',
   'retriever-missed': 'the retriever (or embedder) did not find it: different retriever/model, hybrid',
   'reranker-demoted': 'the reranker hurt this question',
   'ranked-too-low': 'raise k or add a reranker',
@@ -84,6 +91,14 @@ export interface AttributionInput {
   reranked: boolean;
   k: number;
   tau: number;
+  /** The chunks are an external retriever's returned passages (the cause rule of {@link externalSpanCause}). */
+  external?: boolean;
+}
+
+/** The cause of a span an external retriever's list does not reach at k; `s` analysed against the returned passages only. */
+export function externalSpanCause(s: SpanAnalysis): Cause {
+  if (s.reachable) return 'ranked-too-low';
+  return s.touching.length > 0 ? 'passage-split' : 'retriever-missed';
 }
 
 /** The §8 cause of one span that is not reached at k by the config. */
@@ -154,7 +169,7 @@ export function attributeMiss(input: AttributionInput): Attribution {
   const poolTopK = new Set(pool.slice(0, k));
   const finalTopK = new Set(final.slice(0, k));
   const spanCauses = analysis.spans.map((s, i) =>
-    hitFromCoverages([coverages[i]], 'all', tau) ? null : spanCause(s, poolSet, poolTopK, finalTopK, reranked),
+    hitFromCoverages([coverages[i]], 'all', tau) ? null : input.external ? externalSpanCause(s) : spanCause(s, poolSet, poolTopK, finalTopK, reranked),
   );
   // Choose the deciding span: all → earliest cause, lowest coverage@k; any → latest cause, highest coverage@k.
   let pick = -1;

@@ -17,7 +17,7 @@ import type { PairScorer, TextEmbedder } from '../models';
 import type { EmbeddingCache } from '../cache';
 import type { RerankCache, RetrieverPools } from '../retrieval';
 import { chunkIndexKey } from '../chunking';
-import { planConfigs, type ConfigPlan } from './plan';
+import { planConfigs, type BuiltinConfigPlan } from './plan';
 import { prepareChunkerScoring, scoreItem } from './score';
 import { chunkStage, type ChunkStore } from './chunk';
 import { indexStage, type ChunkerIndexes } from './indexing';
@@ -60,12 +60,18 @@ export interface EngineInput {
   progress?: RunProgress;
   /** Tests: make the item (question id, config id) throw, to exercise per-item failure. */
   faultInjection?: { question: string; config: string };
+  /**
+   * A shard of the run (./shard.ts): only these question ids per chunker; chunkers absent from the
+   * map are not run. Question embeddings are still computed for every question (the same vectors
+   * as an unsharded run).
+   */
+  only?: ReadonlyMap<string, ReadonlySet<string>>;
 }
 
 /** What every chunker of a run shares. */
 export interface EngineContext extends EngineInput {
   progress: RunProgress;
-  configs: ConfigPlan[];
+  configs: BuiltinConfigPlan[];
   pairCache: RerankCache;
   contextTokens: ReturnType<typeof contextTokenCounter>;
   docSha: ReadonlyMap<string, string>;
@@ -75,8 +81,9 @@ export interface EngineContext extends EngineInput {
 }
 
 /** The engine's work units: per chunker 3 stage units (chunk, index, embed) + one per (question, config). */
-export function engineTotal(settings: Pick<RunSettings, 'chunkers' | 'retrievers' | 'rerank'>, questions: number): number {
+export function engineTotal(settings: Pick<RunSettings, 'chunkers' | 'retrievers' | 'rerank'>, questions: number, only?: ReadonlyMap<string, ReadonlySet<string>>): number {
   const configs = planConfigs(settings);
+  if (only) return [...new Set(configs.map((c) => c.chunker))].filter((ch) => only.has(ch)).reduce((t, ch) => t + 3 + configs.filter((c) => c.chunker === ch).length * only.get(ch)!.size, 0);
   return new Set(configs.map((c) => c.chunker)).size * 3 + configs.length * questions;
 }
 
@@ -106,6 +113,7 @@ export async function runEngine(input: EngineInput): Promise<EngineOutput> {
   const stages: ChunkerStage[] = [];
   let builtPrevious = false;
   for (const chunker of [...new Set(configs.map((c) => c.chunker))]) {
+    if (input.only && !input.only.has(chunker)) continue;
     // Between chunker stages the previous stage's garbage (Markdown trees, token arrays, index
     // builders) is dead; collecting it keeps peak memory near the live set. Skipped when the previous
     // stage came from the resident memo (nothing was built, and a full collection of a heap holding
@@ -122,7 +130,7 @@ export async function runEngine(input: EngineInput): Promise<EngineOutput> {
 }
 
 /** A chunker's chunks and indexes: from the resident memo, or chunked and built now. */
-async function buildChunker(ctx: EngineContext, chunker: ChunkerId, mine: readonly ConfigPlan[], st: ChunkerStage): Promise<{ indexes: ChunkerIndexes; built: boolean }> {
+async function buildChunker(ctx: EngineContext, chunker: ChunkerId, mine: readonly BuiltinConfigPlan[], st: ChunkerStage): Promise<{ indexes: ChunkerIndexes; built: boolean }> {
   const { progress, embedder, settings } = ctx;
   await progress.setStage(`chunk:${chunker}`);
   const key = chunkIndexKey(chunker, settings.chunkerParams, embedder.id);
@@ -154,8 +162,20 @@ async function buildChunker(ctx: EngineContext, chunker: ChunkerId, mine: readon
  * A failure of the chunk or index stage fails every item of the chunker (recorded, never scored);
  * a cancel is rethrown.
  */
+/** The questions a chunker scores (all, or its shard's) with their rows of the question embeddings. */
+function chunkerQuestions(ctx: EngineContext, chunker: ChunkerId): { questions: readonly ResolvedQuestion[]; queryVectors: Float32Array } {
+  const want = ctx.only?.get(chunker);
+  if (!want) return { questions: ctx.questions, queryVectors: ctx.queryVectors };
+  const dim = ctx.questions.length ? ctx.queryVectors.length / ctx.questions.length : 0;
+  const idx = ctx.questions.map((q, i) => (want.has(q.id) ? i : -1)).filter((i) => i >= 0);
+  const queryVectors = new Float32Array(idx.length * dim);
+  idx.forEach((qi, j) => queryVectors.set(ctx.queryVectors.subarray(qi * dim, (qi + 1) * dim), j * dim));
+  return { questions: idx.map((i) => ctx.questions[i]), queryVectors };
+}
+
 export async function runChunker(ctx: EngineContext, chunker: ChunkerId): Promise<{ stage: ChunkerStage; items: ItemRecord[]; built: boolean }> {
-  const { progress, questions } = ctx;
+  const { progress } = ctx;
+  const { questions, queryVectors } = chunkerQuestions(ctx, chunker);
   const mine = ctx.configs.filter((c) => c.chunker === chunker);
   const st: ChunkerStage = { chunker, chunks: [], chunkMs: 0, bm25Ms: 0, embedMs: 0, cachedDocs: 0 };
   const doneAtStart = progress.done;
@@ -172,15 +192,15 @@ export async function runChunker(ctx: EngineContext, chunker: ChunkerId): Promis
   await progress.setStage(`retrieve:${chunker}`);
   const pools = await retrieveStage({
     chunks: st.chunks, indexes: built.indexes, retrievers: [...new Set(mine.map((c) => c.retriever))], questions,
-    poolSize: ctx.settings.poolSize, queryVectors: ctx.queryVectors, queryEmbedMsPer: ctx.queryEmbedMsPer, threads: ctx.settings.threads, onQuery: () => progress.tick(),
+    poolSize: ctx.settings.poolSize, queryVectors, queryEmbedMsPer: ctx.queryEmbedMsPer, threads: ctx.settings.threads, onQuery: () => progress.tick(),
   });
-  const items = await scoreChunker(ctx, st, mine, pools);
+  const items = await scoreChunker(ctx, questions, st, mine, pools);
   return { stage: st, items, built: built.built };
 }
 
 /** Rerank and score every (question, config) item of one chunker, questions outer, configs in plan order inner. */
-async function scoreChunker(ctx: EngineContext, st: ChunkerStage, mine: readonly ConfigPlan[], pools: Map<string, RetrieverPools>): Promise<ItemRecord[]> {
-  const { progress, questions, settings } = ctx;
+async function scoreChunker(ctx: EngineContext, questions: readonly ResolvedQuestion[], st: ChunkerStage, mine: readonly BuiltinConfigPlan[], pools: Map<string, RetrieverPools>): Promise<ItemRecord[]> {
+  const { progress, settings } = ctx;
   const scoring = prepareChunkerScoring(st.chunks, questions, settings);
   await progress.setStage(`score:${st.chunker}`);
   const items: ItemRecord[] = [];

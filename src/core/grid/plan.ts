@@ -8,9 +8,29 @@ import type { RunSettings } from '../settings';
 
 export interface ConfigPlan {
   id: string;
+  /** A built-in chunker, or {@link EXTERNAL_CHUNKER} for an external retriever (whose passages are its own). */
+  chunker: PlanChunker;
+  /** A built-in retriever, or the external retriever's name. */
+  retriever: RetrieverId | string;
+  rerank: boolean;
+  /** External retrievers only (issue #18): how the passages are obtained. */
+  external?: { name: string; kind: 'command' | 'url' };
+}
+
+/** A config of the built-in grid (what {@link planConfigs} returns). */
+export interface BuiltinConfigPlan extends ConfigPlan {
   chunker: ChunkerId;
   retriever: RetrieverId;
-  rerank: boolean;
+  external?: undefined;
+}
+
+/** The chunker column of an external retriever's config `external/<name>/none`. */
+export const EXTERNAL_CHUNKER = 'external';
+export type PlanChunker = ChunkerId | typeof EXTERNAL_CHUNKER;
+
+/** The configs of the external retrievers of the settings, `external/<name>/none`, in settings order. */
+export function planExternalConfigs(settings: Pick<RunSettings, 'externalRetrievers'>): ConfigPlan[] {
+  return settings.externalRetrievers.map((r) => ({ id: configId(EXTERNAL_CHUNKER, r.name, false), chunker: EXTERNAL_CHUNKER, retriever: r.name, rerank: false, external: { name: r.name, kind: 'command' in r ? 'command' : 'url' } }));
 }
 
 /** `heading/bm25/none`, `fixed/hybrid/rerank`. */
@@ -19,8 +39,8 @@ export function configId(chunker: string, retriever: string, rerank: boolean): s
 }
 
 /** Every config of the grid, deduplicated, in settings order. */
-export function planConfigs(settings: Pick<RunSettings, 'chunkers' | 'retrievers' | 'rerank'>): ConfigPlan[] {
-  const out: ConfigPlan[] = [];
+export function planConfigs(settings: Pick<RunSettings, 'chunkers' | 'retrievers' | 'rerank'>): BuiltinConfigPlan[] {
+  const out: BuiltinConfigPlan[] = [];
   const seen = new Set<string>();
   for (const chunker of settings.chunkers) {
     for (const retriever of settings.retrievers) {

@@ -33,13 +33,19 @@ export function questionRecord(it: ItemRecord, chunks: readonly Chunk[], k: numb
     ...(m ? { metrics: m, tauHits: it.scores!.tauHits, contextTokens: it.contextTokens } : {}),
     ...(it.scores?.miss ? { miss: it.scores.miss } : {}),
     ...(it.error ? { error: it.error } : {}),
+    ...(it.external ? { external: it.external } : {}),
   };
+}
+
+/** The chunks an item's hits index into: its own (external retrievers) or its chunker's. */
+function itemChunks(it: ItemRecord, chunksOf: ReadonlyMap<string, readonly Chunk[]>): readonly Chunk[] {
+  return it.chunks ?? chunksOf.get(it.chunker) ?? [];
 }
 
 /** Every item's record, in engine order (the writer sorts them). */
 export function questionRecords(out: EngineOutput, k: number): QuestionRecord[] {
-  const chunksOf = new Map(out.stages.map((s) => [s.chunker, s.chunks]));
-  return out.items.map((it) => questionRecord(it, chunksOf.get(it.chunker) ?? [], k));
+  const chunksOf = new Map<string, readonly Chunk[]>(out.stages.map((s) => [s.chunker, s.chunks]));
+  return out.items.map((it) => questionRecord(it, itemChunks(it, chunksOf), k));
 }
 
 /** results.json (deterministic: no timing in it). `configs` come from the verdict stage (rank, explanation, vsTop). */
@@ -98,13 +104,13 @@ export function buildTimings(out: EngineOutput, latency: ReadonlyMap<string, Lat
 
 /** evidence.json: the scored questions with their evidence text, and the texts of the chunks misses point at. */
 export function buildEvidence(questions: readonly ResolvedQuestion[], byName: ReadonlyMap<string, CorpusDocument>, out: EngineOutput): EvidenceFile {
-  const chunksOf = new Map(out.stages.map((s) => [s.chunker, s.chunks]));
+  const chunksOf = new Map<string, readonly Chunk[]>(out.stages.map((s) => [s.chunker, s.chunks]));
   const chunkTexts: Record<string, Record<string, string>> = {};
   for (const it of out.items) {
     const cut = it.scores?.miss;
     if (!cut) continue;
     const map = (chunkTexts[it.chunker] ??= {});
-    const cs = chunksOf.get(it.chunker) ?? [];
+    const cs = itemChunks(it, chunksOf);
     for (const ref of [cut.bestChunk, cut.neighbour]) if (ref && cs[ref.chunk]) map[ref.id] = cs[ref.chunk].text;
   }
   return {

@@ -22,6 +22,8 @@ import { parseRunSettings, validateRunSettings, type RunSettings } from '../sett
 import { aggregate } from './aggregate';
 import { openRunCaches } from './caches';
 import { engineTotal, runEngine } from './engine';
+import { externalStage, externalSummaries, externalTotal } from './external';
+import { contextTokenCounter } from './context';
 import { loadStage, type RunInputs } from './load';
 import { loadRunModels, type RunModels } from './models';
 import { RunProgress } from './progress';
@@ -71,7 +73,7 @@ function startRun(params: GridRunParams, settings: RunSettings, inputs: RunInput
     workspace: inputs.workspace, runsRoot: params.runsRoot, outDir: params.outDir,
     inputsKey: stableStringify({ settings, corpusHash: inputs.corpusHash, groundTruthHash: inputs.groundTruthHash }),
     init: {
-      status: 'running', progress: { finished: 0, total: engineTotal(settings, inputs.questions.length) }, error: null,
+      status: 'running', progress: { finished: 0, total: engineTotal(settings, inputs.questions.length) + externalTotal(settings, inputs.questions.length) }, error: null,
       startedAt: new Date().toISOString(), endedAt: null, toolVersion: VERSION, settings, workspace: inputs.workspace,
       groundTruthFile: inputs.groundTruthFile, corpusHash: inputs.corpusHash, groundTruthHash: inputs.groundTruthHash,
       acceptance: inputs.acceptance, seed: settings.bootstrap.seed,
@@ -113,7 +115,7 @@ async function engineStage(s: RunState, models: RunModels): Promise<{ out: Engin
   const { params, hooks, settings, inputs } = s;
   const cacheDir = params.cacheDir ? resolve(params.cacheDir) : resolveCacheDir(inputs.workspace);
   const caches = openRunCaches(cacheDir, models.embedder!, models.reranker, hooks.resident);
-  const progress = new RunProgress(engineTotal(settings, inputs.questions.length), (p) => {
+  const progress = new RunProgress(engineTotal(settings, inputs.questions.length) + externalTotal(settings, inputs.questions.length), (p) => {
     hooks.onProgress?.(p);
     s.writer?.progress(p);
   }, hooks.signal);
@@ -124,6 +126,16 @@ async function engineStage(s: RunState, models: RunModels): Promise<{ out: Engin
     }),
   );
   caches.flush();
+  if (settings.externalRetrievers.length) {
+    // External retrievers (./external.ts) join the engine's configs and items; scoring on is shared.
+    const ext = await s.clock.time('external', () => externalStage({
+      settings, questions: inputs.questions, byName: inputs.byName, workspace: inputs.workspace, progress, signal: hooks.signal,
+      contextTokens: contextTokenCounter(inputs.corpus.documents, models.embedder!, caches.engine.tokenCounts),
+    }));
+    out.configs.push(...ext.configs);
+    out.items.push(...ext.items);
+    inputs.warnings.push(...ext.warnings);
+  }
   return { out, total: progress.total };
 }
 
@@ -146,7 +158,9 @@ async function concludeRun(s: RunState, models: RunModels, out: EngineOutput, to
   const verdict = await clock.time('verdict', () =>
     verdictStage({ agg, settings, latency, models: { embedderParameters: models.embedder!.parameters, rerankerParameters: models.reranker?.parameters ?? null, poolSize: settings.poolSize } }),
   );
-  const results = buildResults(inputs, settings, agg.primaryMetric, verdict.configs, out);
+  const summaries = externalSummaries(out.configs, out.items, agg);
+  const configs = verdict.configs.map((c) => (summaries.has(c.id) ? { ...c, external: summaries.get(c.id)! } : c));
+  const results = buildResults(inputs, settings, agg.primaryMetric, configs, out);
   const timings = buildTimings(out, latency, clock.ms, inputs.corpus.documents.length);
   const ranking = rankingEntries(verdict.ranking, timings, results);
   const records = questionRecords(out, settings.k);

@@ -21,6 +21,8 @@ export interface ChunkerScoring {
   analyses: Array<IndexAnalysis | Error>;
   /** Cutoffs of the primary metric beyond {1, 3, 5, 10, k} (e.g. hit@7). */
   extraCutoffs: { hitCoverage: number[]; ndcg: number[] };
+  /** The chunks are an external retriever's returned passages (src/core/attribution `externalSpanCause`). */
+  external?: boolean;
 }
 
 /** Analyses every question against one chunker's index (SPEC §7.1 reachable/IDCG, §8 answering chunks). */
@@ -74,6 +76,7 @@ export function scoreItem(s: ChunkerScoring, qi: number, final: readonly Hit[], 
     reranked: beforeRerank !== null,
     k,
     tau: settings.tau,
+    external: s.external,
   });
   return { metrics, tauHits, cause: attr.cause, miss: attr.cut ?? null };
 }

@@ -6,7 +6,8 @@
 import type { Chunk, ChunkerId, RetrieverId } from '../types';
 import type { Bm25Index, DenseIndex, Hit } from '../retrieval';
 import type { RunSettings } from '../settings';
-import type { ConfigPlan } from './plan';
+import type { ConfigPlan, PlanChunker } from './plan';
+import type { ExternalItemInfo } from '../external';
 import type { ItemScores } from './score';
 import type { QuestionRecord, RankingEntry, ResultsFile, RunFile, RunStatus, TimingsFile } from '../runs/types';
 import type { RankingFile, Verdict } from '../ranking/types';
@@ -76,8 +77,8 @@ export interface GridRunResult {
 export interface ItemRecord {
   question: string;
   config: string;
-  chunker: ChunkerId;
-  retriever: RetrieverId;
+  chunker: PlanChunker;
+  retriever: RetrieverId | string;
   rerank: boolean;
   status: 'ok' | 'failed';
   error?: string;
@@ -92,6 +93,10 @@ export interface ItemRecord {
   scores: ItemScores | null;
   /** Embedder tokens of the result list's text (the union of R₁..R_k, overlaps once), when scored. */
   contextTokens?: number;
+  /** External retrievers: the item's own index (the returned passages, sorted), which `pool`/`final` index into. */
+  chunks?: Chunk[];
+  /** External retrievers: what was returned and what was not counted as retrieved. */
+  external?: ExternalItemInfo;
 }
 
 /** What one chunker's stages produced (chunks, timings, or the error that removed the chunker). */

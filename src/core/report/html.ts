@@ -22,6 +22,7 @@ const pct = (x: number) => `${(Math.max(0, Math.min(1, Number.isFinite(x) ? x : 
 const CAUSE_CLASS: Record<Cause, string> = {
   'chunker-destroyed': 'c1',
   'chunker-degraded': 'c2',
+  'passage-split': 'c6',
   'retriever-missed': 'c3',
   'reranker-demoted': 'c4',
   'ranked-too-low': 'c5',
@@ -37,7 +38,7 @@ th:nth-child(2),td:nth-child(2){text-align:left}td.l,th.l{text-align:left}
 .ci{position:relative;width:220px;height:14px;background:linear-gradient(90deg,var(--line) 1px,transparent 1px) 0 0/25% 100%}
 .ci .r{position:absolute;top:5px;height:4px;background:var(--bar);opacity:.45}.ci .m{position:absolute;top:1px;width:3px;height:12px;background:var(--bar)}
 .stack{display:flex;width:260px;height:14px;background:var(--line)}.stack span{display:block;height:100%}
-.c1{background:#d73a49}.c2{background:#f66a0a}.c3{background:#6f42c1}.c4{background:#b08800}.c5{background:#2188ff}
+.c1{background:#d73a49}.c2{background:#f66a0a}.c3{background:#6f42c1}.c4{background:#b08800}.c5{background:#2188ff}.c6{background:#e36209}
 .legend span{display:inline-block;width:10px;height:10px;margin:0 4px 0 12px}
 table.mx{width:auto}table.mx td,table.mx th{padding:0;width:14px;height:14px;border:1px solid var(--bg)}table.mx th.q,table.mx td.q{width:auto;padding:0 6px;text-align:left}
 table.mx td.hit{background:#2ea04366}table.mx td.fail{background:repeating-linear-gradient(45deg,var(--line),var(--line) 3px,transparent 3px,transparent 6px)}

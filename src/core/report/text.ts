@@ -10,6 +10,7 @@ import { BASELINE_RERANKER_LABEL } from '../models/embedderSpec';
 const SHORT: Record<string, string> = {
   'chunker-destroyed': 'destr',
   'chunker-degraded': 'degr',
+  'passage-split': 'split',
   'retriever-missed': 'r-miss',
   'reranker-demoted': 'demot',
   'ranked-too-low': 'low',

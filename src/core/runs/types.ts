@@ -51,6 +51,8 @@ export interface ConfigResult {
   rank: number;
   /** The config's explanation, the same text as ranking.json's (deterministic). */
   explanation: string;
+  /** External retrievers only (`external/<name>/none`). */
+  external?: ExternalConfigSummary;
 }
 
 /** results.json (deterministic: byte-identical for identical inputs and settings). */
@@ -208,4 +210,20 @@ export interface EvidenceFile {
   }>;
   /** Texts of the chunks misses point at (best chunk and its neighbour), per chunker, by chunk id. */
   chunks?: Record<string, Record<string, string>>;
+}
+
+/** What results.json says about an external retriever's config (`external/<name>/none`, issue #18). */
+export interface ExternalConfigSummary {
+  kind: 'command' | 'url';
+  /** Items returned over all questions (up to the N asked for), and how many were used as passages. */
+  returned: number;
+  used: number;
+  /** Items not counted as retrieved, by reason (unknown-source, bad-offsets, low-similarity, not-found, duplicate). */
+  dropped: Record<string, number>;
+  /** Distinct unknown sources returned (sorted, at most 20). */
+  unknownSources: string[];
+  /** `text` items aligned to their document and used: count and the lowest similarity (null when none). */
+  aligned: { count: number; minSimilarity: number | null };
+  /** Paired bootstrap CI of (this − config) of the primary metric for every built-in config, by id. */
+  vsBuiltIn: Array<{ config: string; diff: MeanCI; p: number }>;
 }

@@ -168,4 +168,7 @@ export function validateRunSettings(s: RunSettings, source: SettingsSource = {})
     const v = s.weights[w];
     if (!(Number.isFinite(v) && v >= 0)) bad('weights', `weights.${w}`, `weights.${w} is ${v}; ranking weights must be ≥ 0 (latency and context are subtracted already).`, `set weights.${w} to 0 or more.`);
   }
+  const names = s.externalRetrievers.map((r) => r.name);
+  const dup = names.find((n, i) => names.indexOf(n) !== i);
+  if (dup !== undefined) bad('externalRetrievers', 'externalRetrievers', `two external retrievers are named "${dup}"; the name is the config id external/<name>/none.`, 'give each external retriever its own name (--retriever-name NAME).');
 }

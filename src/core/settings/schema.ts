@@ -85,6 +85,15 @@ const chunkerId = z.enum(CHUNKER_IDS);
 const retrieverId = z.enum(RETRIEVER_IDS);
 const unique = { uniqueItems: true };
 
+/** A name usable in the config id `external/<name>/none` (never a built-in retriever id, whose cost rule it would take). */
+export const EXTERNAL_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
+const externalName = z.string().regex(EXTERNAL_NAME, 'expected a name of letters, digits, ".", "_" or "-" (at most 64)').refine((n) => !(RETRIEVER_IDS as readonly string[]).includes(n), 'a built-in retriever id cannot name an external retriever');
+/** One external retriever (SPEC/issue #18): a command or a URL. */
+const externalRetriever = z.union([
+  z.strictObject({ name: externalName, command: z.string().min(1) }),
+  z.strictObject({ name: externalName, url: z.string().url() }),
+]);
+
 /** The run settings schema. Input: any subset (nested objects too); output: every key filled in. */
 export const RUN_SETTINGS_SCHEMA = z.strictObject({
   include: setting(z.array(z.string()), ['**/*.{md,mdx,markdown,txt,rst,adoc}'], { invalidates: 'corpus', description: 'Globs (relative to the workspace folder) of the corpus files.' }),
@@ -120,6 +129,16 @@ export const RUN_SETTINGS_SCHEMA = z.strictObject({
   rerank: setting(z.array(z.boolean()).min(1), [false, true], { invalidates: 'retrieval', description: 'Reranker settings the grid runs ([false, true] = off and on).', jsonSchema: unique }),
   embeddingModel: setting(z.string(), '', { invalidates: 'index', restricted: true, description: 'Embedding model: a built-in name (static-glove, use-lite), or a model folder (model.onnx + tokenizer.json). Empty = the default built-in (static-glove). Needs a trusted workspace.' }),
   rerankerModel: setting(z.string(), '', { invalidates: 'retrieval', restricted: true, description: 'Cross-encoder model folder. Empty = built-in MaxSim baseline. Needs a trusted workspace.' }),
+  externalRetrievers: setting(z.array(externalRetriever), [], {
+    invalidates: 'retrieval', restricted: true,
+    description: 'Retrievers outside Spanproof scored beside the grid, config id external/<name>/none: {"name", "command"} (a command reading {"id","question","k"} JSON lines on stdin and writing {"id","results"} lines on stdout) or {"name", "url"} (POST {"id","question","k"} → {"results"}). Needs a trusted workspace (it runs a command or calls a server). docs/external.md.',
+  }),
+  external: group({
+    timeoutMs: setting(posInt, 30000, { description: 'External retrievers: ms allowed per question (a command: between two answers; a URL: per request).' }),
+    totalTimeoutMs: setting(posInt, 600000, { description: 'External retrievers: ms allowed for all questions of one retriever.' }),
+    concurrency: setting(posInt, 4, { description: 'External retriever URLs: requests in flight at most.' }),
+    retries: setting(nonNegInt, 2, { description: 'External retriever URLs: retries of a request (408, 429, 5xx, timeouts; Retry-After honoured).' }),
+  }, { invalidates: 'retrieval' }),
   k: setting(posInt, 5, { invalidates: 'metrics', description: 'Result-list size k.' }),
   poolSize: setting(posInt, 20, { invalidates: 'retrieval', description: 'Candidate-pool size N.' }),
   tau: setting(z.number().gt(0).max(1), 0.9, { invalidates: 'metrics', description: 'Coverage threshold τ for a hit.' }),

@@ -31,7 +31,7 @@ test('stableStringify sorts keys, rounds to 6 decimals, writes non-finite number
 
 function fakeRun(): RunData {
   const metrics = Object.fromEntries(['hit@1', 'hit@3', 'hit@5', 'hit@10', 'mrr', 'ndcg@5', 'ndcg@10', 'coverage@5', 'precision@5', 'iou@5', 'iou_chroma@5', 'precision_omega', 'reachable'].map((k) => [k, { mean: 0.5, lo: 0.25, hi: 0.75 }]));
-  const causes = { 'chunker-destroyed': 0, 'chunker-degraded': 1, 'retriever-missed': 0, 'reranker-demoted': 0, 'ranked-too-low': 0 };
+  const causes = { 'chunker-destroyed': 0, 'chunker-degraded': 1, 'passage-split': 0, 'retriever-missed': 0, 'reranker-demoted': 0, 'ranked-too-low': 0 };
   const cfg = (id: string, rank: number) => ({ id, chunker: id.split('/')[0], retriever: id.split('/')[1], rerank: false, scored: 2, failed: [], metrics: metrics as never, causes, contextChars: 100, tauSweep: {}, vsTop: null, rank, explanation: 'x' });
   return {
     run: { id: 'r1', status: 'succeeded', progress: { finished: 1, total: 1 }, error: null, startedAt: '2026-01-01T00:00:00.000Z', endedAt: null, toolVersion: '0', settings: DEFAULT_SETTINGS, workspace: '/w', groundTruthFile: '/w/gt.json', runDir: '/w/r1', location: { kind: 'workspace' }, corpusHash: '', groundTruthHash: '', acceptance: null, seed: 1 },
