@@ -114,10 +114,10 @@ test('a command that fails shows its stderr; one that stops answering fails the 
     runGrid({ workspace: MINI, groundTruthFile: MINI_GT, settings: { ...base, externalRetrievers: [{ name: 'boom', command: `python3 -c "import sys; sys.stderr.write('index not built\\n'); sys.exit(3)"` }] }, runsRoot: join(root, 'runs'), cacheDir: join(root, 'cache') }),
     (e: Error) => /answered no question/.test(e.message) && /status 3/.test(e.message) && /index not built/.test(e.message),
   );
-  const one = `python3 -c "import sys,json,time; r=[json.loads(l) for l in sys.stdin]; print(json.dumps({'id': r[0]['id'], 'results': []}), flush=True); time.sleep(30)"`;
-  const r = await runGrid({ workspace: MINI, groundTruthFile: MINI_GT, settings: { ...base, externalRetrievers: [{ name: 'slow', command: one }], external: { ...base.external, timeoutMs: 1500 } }, runsRoot: join(root, 'runs2'), cacheDir: join(root, 'cache') });
+  const one = `python3 -c "import sys,json,time; r=[json.loads(l) for l in sys.stdin]; print(json.dumps({'id': r[0]['id'], 'results': []}), flush=True); time.sleep(60)"`;
+  const r = await runGrid({ workspace: MINI, groundTruthFile: MINI_GT, settings: { ...base, externalRetrievers: [{ name: 'slow', command: one }], external: { ...base.external, timeoutMs: 8000 } }, runsRoot: join(root, 'runs2'), cacheDir: join(root, 'cache') });
   const c = r.results.configs.find((x) => x.id === 'external/slow/none')!;
   assert.equal(c.scored, 1);
   assert.equal(c.failed.length, 9);
-  assert.ok(r.warnings.some((w) => /no answer within 1500 ms/.test(w)), r.warnings.join('\n'));
+  assert.ok(r.warnings.some((w) => /no answer within 8000 ms/.test(w)), r.warnings.join('\n'));
 });
