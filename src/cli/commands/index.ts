@@ -14,6 +14,7 @@ import * as generate from './generate';
 import * as models from './models';
 import * as draft from './draft';
 import * as review from './review';
+import * as merge from './merge';
 
 export type SetExit = (code: number) => void;
 
@@ -30,6 +31,7 @@ const modules: Array<{ register(program: Command, setExit: SetExit): void }> = [
   models,
   draft,
   review,
+  merge,
   // Commands are added here as they land: validate, chunks, query, run, report, import, score.
 ];
 

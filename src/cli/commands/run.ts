@@ -21,6 +21,7 @@ import { CHUNKER_IDS, RETRIEVER_IDS, readSettingsFile, validateRunSettings } fro
 import { assertNewOutDir, readRun, resolveCacheDir, resolveRunsRoot, stableStringify } from '../../core/runs';
 import { parseMetricKey, resolvePrimaryMetric, resultMetricKeys } from '../../core/metrics/registry';
 import { planConfigs, planExternalConfigs } from '../../core/grid/plan';
+import { parseShardSpec } from '../../core/grid/shard';
 import { buildReportModel, injectionSummaryMarkdown, rankingTable } from '../../core/report';
 import { DEFAULT_SETTINGS, type RunSettings } from '../../core/settings';
 import type { GridRunResult } from '../../shared/protocol';
@@ -52,6 +53,7 @@ interface RunOptions extends JudgeCliOptions, ExternalFlagOptions {
   failUnder: string[];
   gateConfig?: string;
   question?: string[];
+  shard?: string;
 }
 
 const collect = (v: string, prev: string[]) => [...prev, v];
@@ -113,6 +115,25 @@ export function resolveGates(gates: ReadonlyArray<{ metric: string; value: numbe
     if (!ids.includes(gateConfig)) throw new SpanproofError('bad-input', `--gate-config "${gateConfig}" is not a config of this grid.`, { field: '--gate-config', fix: `use one of ${ids.join(', ')}.` });
   }
   return out;
+}
+
+/**
+ * Applies resolved gates to a finished (or merged) run: on the deterministic verdict's recommendation
+ * (or `gateConfig`), never on a timing-dependent choice. Prints each failed gate on stderr; true when any failed.
+ */
+export function applyGates(gates: ReadonlyArray<{ metric: string; value: number }>, results: GridRunResult['results'], verdict: GridRunResult['verdict'], gateConfig?: string): boolean {
+  const acc = results.acceptance;
+  const gated = gateConfig ?? verdict.recommended;
+  const gatedCfg = results.configs.find((c) => c.id === gated);
+  let failed = false;
+  for (const g of gates) {
+    const v = g.metric === 'acceptance' ? (acc.total ? acc.resolved / acc.total : 1) : gatedCfg?.metrics[g.metric]?.mean ?? NaN;
+    if (!(v >= g.value)) {
+      failed = true;
+      process.stderr.write(`gate failed: ${g.metric} = ${Number.isFinite(v) ? v.toFixed(4) : 'n/a'}${g.metric === 'acceptance' ? '' : ` (${gated ?? 'no config'}${gateConfig ? '' : ', recommended'})`} < ${g.value}\n`);
+    }
+  }
+  return failed;
 }
 
 /** Builds the run settings from --config and the flags (flags win). */
@@ -187,6 +208,7 @@ export function register(program: Command, setExit: SetExit): void {
     .option('--json', 'print only JSON (results.json content plus runDir) on stdout')
     .option('--fail-under <metric=value>', 'exit 1 when the recommended config (the deterministic verdict) scores below (repeatable; e.g. hit@k=0.8)', collect, [])
     .option('--gate-config <id>', 'gate --fail-under on this config (e.g. heading/bm25/none) instead of the recommended one')
+    .option('--shard <i/n>', 'run only shard i of n of the work (chunker × question; docs/ci.md) into its own run folder; join the shards with spanproof merge')
     .addHelpText('after', `
 Exit codes:
   0    success
@@ -197,6 +219,10 @@ Exit codes:
   ${EXIT.cancelled}  cancelled with Ctrl-C (SIGINT; run.json status "cancelled")`)
     .action(async (o: RunOptions) => {
       const parsedGates = o.failUnder.map(parseGate);
+      const shard = o.shard === undefined ? undefined : parseShardSpec(o.shard);
+      if (shard && (parsedGates.length || o.generate || o.biasStudy || o.injectionStudy)) {
+        throw new SpanproofError('bad-input', 'a shard holds only part of the run: --fail-under, --generate, --bias-study and --injection-study apply to the whole run.', { field: '--shard', fix: 'run the shards without them, then `spanproof merge --out DIR SHARD...` (with --fail-under there).' });
+      }
       const settings = settingsFromOptions(o);
       const gates = resolveGates(parsedGates, settings, o.gateConfig);
       validateGenerateOptions(settings, o); // --generate (SPEC §14): fail before the grid runs
@@ -219,7 +245,7 @@ Exit codes:
       let result: GridRunResult;
       try {
         result = await client.run(
-          { workspace, groundTruthFile, settings, outDir: o.out ? path.resolve(o.out) : undefined, runsRoot: o.runsDir ? path.resolve(o.runsDir) : undefined, cacheDir: o.cacheDir ? path.resolve(o.cacheDir) : undefined, keepChunks: !!o.keepChunks || !!o.biasStudy, questionIds: o.question?.length ? o.question : undefined, requireScorable: true, ...(o.injectionStudy ? { injectionStudy: { canariesPerKind: perKind } } : {}) },
+          { workspace, groundTruthFile, settings, outDir: o.out ? path.resolve(o.out) : undefined, runsRoot: o.runsDir ? path.resolve(o.runsDir) : undefined, cacheDir: o.cacheDir ? path.resolve(o.cacheDir) : undefined, keepChunks: !!o.keepChunks || !!o.biasStudy, questionIds: o.question?.length ? o.question : undefined, requireScorable: true, shard, ...(o.injectionStudy ? { injectionStudy: { canariesPerKind: perKind } } : {}) },
           { signal: ac.signal, onProgress: (p) => bar.update(p.done, p.total, p.stage) },
         );
       } catch (e) {
@@ -260,6 +286,7 @@ Exit codes:
           else if (!result.verdict.recommended) out.push('', result.verdict.summary);
           out.push(...answersLines);
           if (result.injection) out.push('', ...injectionSummaryMarkdown(result.injection.study), `Injection study written to ${result.injection.file} (the report shows every config).`);
+          if (shard) out.push('', `This is shard ${shard.index}/${shard.count}: its numbers cover only its share of the work. Join the shards with: spanproof merge --out DIR SHARD_DIR...`);
           out.push('', `Run written to ${result.runDir}${result.location?.kind === 'user-cache' ? ` (${result.location.reason}; user cache directory)` : ''}.`);
           out.push(`Report: spanproof report ${JSON.stringify(result.runDir)} --format html --out report.html`);
         }
@@ -271,17 +298,7 @@ Exit codes:
         setExit(3);
         return;
       }
-      // Gates: on the deterministic verdict's recommendation (or --gate-config), never on a timing-dependent choice.
-      const gated = o.gateConfig ?? result.verdict.recommended;
-      const gatedCfg = result.results.configs.find((c) => c.id === gated);
-      let failed = false;
-      for (const g of gates) {
-        const v = g.metric === 'acceptance' ? (acc.total ? acc.resolved / acc.total : 1) : gatedCfg?.metrics[g.metric]?.mean ?? NaN;
-        if (!(v >= g.value)) {
-          failed = true;
-          process.stderr.write(`gate failed: ${g.metric} = ${Number.isFinite(v) ? v.toFixed(4) : 'n/a'}${g.metric === 'acceptance' ? '' : ` (${gated ?? 'no config'}${o.gateConfig ? '' : ', recommended'})`} < ${g.value}\n`);
-        }
-      }
+      const failed = applyGates(gates, result.results, result.verdict, o.gateConfig);
       setExit(generationCancelled ? EXIT.cancelled : failed ? 1 : 0);
     });
   // --generate and the judge flags (SPEC §14), defined with `spanproof generate` in src/cli/judge.ts.

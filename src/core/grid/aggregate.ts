@@ -45,7 +45,7 @@ export interface AggregateOutput {
  * Aggregates the items of a run. `questions` fixes the question order (the bootstrap resamples
  * index into it). Config entries are returned sorted by id.
  */
-export function aggregate(configs: readonly ConfigPlan[], items: readonly ItemRecord[], questions: readonly ResolvedQuestion[], settings: RunSettings): AggregateOutput {
+export function aggregate(configs: readonly ConfigPlan[], items: readonly ItemRecord[], questions: ReadonlyArray<Pick<ResolvedQuestion, 'id'>>, settings: RunSettings): AggregateOutput {
   const n = questions.length;
   const qIndex = new Map(questions.map((q, i) => [q.id, i]));
   // With one question every resample is that question, so one resample gives the same CIs as B

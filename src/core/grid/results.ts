@@ -49,7 +49,13 @@ export function questionRecords(out: EngineOutput, k: number): QuestionRecord[] 
 }
 
 /** results.json (deterministic: no timing in it). `configs` come from the verdict stage (rank, explanation, vsTop). */
-export function buildResults(inputs: RunInputs, settings: RunSettings, primaryMetric: string, configs: ConfigResult[], out: EngineOutput): ResultsFile {
+export interface ResultsInputs {
+  questions: { length: number };
+  acceptance: RunInputs['acceptance'];
+  skipped: ReadonlyArray<{ source: string; reason: string; detail: string }>;
+}
+
+export function buildResults(inputs: ResultsInputs, settings: RunSettings, primaryMetric: string, configs: ConfigResult[], out: { stages: ReadonlyArray<{ chunker: string; error?: string }>; items: readonly ItemRecord[] }): ResultsFile {
   const n = inputs.questions.length;
   return {
     spanproof: 1,
@@ -63,7 +69,7 @@ export function buildResults(inputs: RunInputs, settings: RunSettings, primaryMe
     questions: n,
     acceptance: inputs.acceptance,
     configs,
-    skipped: inputs.corpus.skipped.map((s) => ({ source: s.source, reason: s.reason, detail: s.detail })),
+    skipped: inputs.skipped.map((s) => ({ source: s.source, reason: s.reason, detail: s.detail })),
     errors: [
       ...out.stages.filter((s) => s.error).map((s) => ({ stage: 'chunker', chunker: s.chunker, message: s.error! })),
       ...out.items.filter((i) => i.status === 'failed').map((f) => ({ stage: 'item', config: f.config, question: f.question, message: f.error ?? 'failed' })),
@@ -72,12 +78,12 @@ export function buildResults(inputs: RunInputs, settings: RunSettings, primaryMe
 }
 
 /** Measured latency per config: median and IQR of its items' retrieve + rerank ms (ok items only). */
-export function configLatencies(out: EngineOutput): Map<string, LatencySummary> {
+export function configLatencies(out: Pick<EngineOutput, 'configs' | 'items'>): Map<string, LatencySummary> {
   return new Map(out.configs.map((c) => [c.id, latencySummary(out.items.filter((i) => i.config === c.id && i.status === 'ok').map((i) => i.retrieveMs + i.rerankMs))]));
 }
 
 /** timings.json (`totalMs` is set by the caller when the run ends). */
-export function buildTimings(out: EngineOutput, latency: ReadonlyMap<string, LatencySummary>, stageMs: Record<string, number>, documents: number): TimingsFile {
+export function buildTimings(out: Pick<EngineOutput, 'configs' | 'items' | 'stages'>, latency: ReadonlyMap<string, LatencySummary>, stageMs: Record<string, number>, documents: number): TimingsFile {
   const perConfig: TimingsFile['perConfig'] = {};
   for (const c of out.configs) {
     const its = out.items.filter((i) => i.config === c.id && i.status === 'ok');

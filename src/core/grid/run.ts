@@ -19,16 +19,18 @@ import { VERSION } from '../version';
 import { RunWriter, resolveCacheDir, stableStringify } from '../runs';
 import { rankingEntries } from '../ranking';
 import { parseRunSettings, validateRunSettings, type RunSettings } from '../settings';
-import { aggregate } from './aggregate';
 import { openRunCaches } from './caches';
 import { engineTotal, runEngine } from './engine';
-import { externalStage, externalSummaries, externalTotal } from './external';
+import { planExternalConfigs } from './plan';
+import { externalStage, externalTotal } from './external';
 import { contextTokenCounter } from './context';
 import { loadStage, type RunInputs } from './load';
 import { loadRunModels, type RunModels } from './models';
 import { RunProgress } from './progress';
-import { verdictStage } from './ranking';
-import { buildEvidence, buildResults, buildTimings, configLatencies, questionRecords } from './results';
+import { buildEvidence, buildTimings, configLatencies, questionRecords } from './results';
+import { concludeResults } from './conclude';
+import { shardItem, type ShardFile } from './merge';
+import { selectionJson, shardSelection } from './shard';
 import type { ResidentState } from './resident';
 import type { EngineOutput, GridRunParams, GridRunResult } from './types';
 
@@ -64,16 +66,24 @@ interface RunState {
   inputs: RunInputs;
   writer: RunWriter | null;
   clock: StageClock;
+  /** A sharded run (`params.shard`): the question ids of each group (chunker or external config id) it runs (./shard.ts). */
+  only?: Map<string, Set<string>>;
   t0: number;
 }
 
 /** Creates the run directory and writes run.json `running`, so a crash or cancel still leaves a record. */
-function startRun(params: GridRunParams, settings: RunSettings, inputs: RunInputs): RunWriter {
+/** Work units of the run (all, or its shard's). */
+function runTotal(settings: RunSettings, questions: number, only?: ReadonlyMap<string, ReadonlySet<string>>): number {
+  const ext = only ? planExternalConfigs(settings).reduce((t, c) => t + (only.get(c.id)?.size ?? 0), 0) : externalTotal(settings, questions);
+  return engineTotal(settings, questions, only) + ext;
+}
+
+function startRun(params: GridRunParams, settings: RunSettings, inputs: RunInputs, only?: ReadonlyMap<string, ReadonlySet<string>>): RunWriter {
   return RunWriter.create({
     workspace: inputs.workspace, runsRoot: params.runsRoot, outDir: params.outDir,
     inputsKey: stableStringify({ settings, corpusHash: inputs.corpusHash, groundTruthHash: inputs.groundTruthHash }),
     init: {
-      status: 'running', progress: { finished: 0, total: engineTotal(settings, inputs.questions.length) + externalTotal(settings, inputs.questions.length) }, error: null,
+      status: 'running', progress: { finished: 0, total: runTotal(settings, inputs.questions.length, only) }, error: null,
       startedAt: new Date().toISOString(), endedAt: null, toolVersion: VERSION, settings, workspace: inputs.workspace,
       groundTruthFile: inputs.groundTruthFile, corpusHash: inputs.corpusHash, groundTruthHash: inputs.groundTruthHash,
       acceptance: inputs.acceptance, seed: settings.bootstrap.seed,
@@ -91,9 +101,10 @@ export async function runGrid(params: GridRunParams, hooks: GridHooks = {}): Pro
   const clock = new StageClock();
   hooks.onProgress?.({ done: 0, total: 1, stage: 'load' });
   const inputs = await loadStage({ workspace: params.workspace, groundTruthFile: params.groundTruthFile, settings, questionIds: params.questionIds, requireScorable: params.requireScorable, time: clock.time });
-  const writer = params.writeRun !== false ? startRun(params, settings, inputs) : null;
+  const only = params.shard ? shardSelection(settings, inputs.questions.map((q) => q.id), params.shard) : undefined;
+  const writer = params.writeRun !== false ? startRun(params, settings, inputs, only) : null;
   if (writer?.run.location.kind === 'user-cache') inputs.warnings.push(`the workspace is not writable; the run is written to ${writer.dir}`);
-  const state: RunState = { params, hooks, settings, inputs, writer, clock, t0 };
+  const state: RunState = { params, hooks, settings, inputs, writer, clock, t0, only };
   let models: RunModels | null = null;
   try {
     hooks.resident?.useCorpus(inputs.corpusHash);
@@ -115,21 +126,21 @@ async function engineStage(s: RunState, models: RunModels): Promise<{ out: Engin
   const { params, hooks, settings, inputs } = s;
   const cacheDir = params.cacheDir ? resolve(params.cacheDir) : resolveCacheDir(inputs.workspace);
   const caches = openRunCaches(cacheDir, models.embedder!, models.reranker, hooks.resident);
-  const progress = new RunProgress(engineTotal(settings, inputs.questions.length) + externalTotal(settings, inputs.questions.length), (p) => {
+  const progress = new RunProgress(runTotal(settings, inputs.questions.length, s.only), (p) => {
     hooks.onProgress?.(p);
     s.writer?.progress(p);
   }, hooks.signal);
   const out = await s.clock.time('engine', () =>
     runEngine({
       documents: inputs.corpus.documents, questions: inputs.questions, settings, embedder: models.embedder!, reranker: models.reranker,
-      corpusKey: inputs.corpusHash, caches: caches.engine, progress, faultInjection: params.faultInjection,
+      corpusKey: inputs.corpusHash, caches: caches.engine, progress, faultInjection: params.faultInjection, only: s.only,
     }),
   );
   caches.flush();
   if (settings.externalRetrievers.length) {
     // External retrievers (./external.ts) join the engine's configs and items; scoring on is shared.
     const ext = await s.clock.time('external', () => externalStage({
-      settings, questions: inputs.questions, byName: inputs.byName, workspace: inputs.workspace, progress, signal: hooks.signal,
+      settings, questions: inputs.questions, byName: inputs.byName, workspace: inputs.workspace, progress, signal: hooks.signal, only: s.only,
       contextTokens: contextTokenCounter(inputs.corpus.documents, models.embedder!, caches.engine.tokenCounts),
     }));
     out.configs.push(...ext.configs);
@@ -152,15 +163,15 @@ async function concludeRun(s: RunState, models: RunModels, out: EngineOutput, to
   const allFailed = out.items.length > 0 && failedItems.length === out.items.length;
   for (const f of failedItems.slice(0, 20)) warnings.push(`item ${f.question} × ${f.config} failed: ${f.error}`);
   if (failedItems.length > 20) warnings.push(`… ${failedItems.length - 20} more failed items`);
-  const agg = await clock.time('aggregate', () => aggregate(out.configs, out.items, inputs.questions, settings));
   // Measured latency per config: median and IQR of the per-query times (reported; in the verdict only with weights.latency > 0).
   const latency = configLatencies(out);
-  const verdict = await clock.time('verdict', () =>
-    verdictStage({ agg, settings, latency, models: { embedderParameters: models.embedder!.parameters, rerankerParameters: models.reranker?.parameters ?? null, poolSize: settings.poolSize } }),
-  );
-  const summaries = externalSummaries(out.configs, out.items, agg);
-  const configs = verdict.configs.map((c) => (summaries.has(c.id) ? { ...c, external: summaries.get(c.id)! } : c));
-  const results = buildResults(inputs, settings, agg.primaryMetric, configs, out);
+  const computeModels = { embedderParameters: models.embedder!.parameters, rerankerParameters: models.reranker?.parameters ?? null, poolSize: settings.poolSize };
+  const skipped = inputs.corpus.skipped.map((x) => ({ source: x.source, reason: x.reason, detail: x.detail }));
+  const stageErrors = out.stages.filter((st) => st.error).map((st) => ({ chunker: st.chunker, error: st.error! }));
+  const concluded = concludeResults({ settings, configs: out.configs, items: out.items, stageErrors, questions: inputs.questions, acceptance: inputs.acceptance, skipped, computeModels, latency, time: (name, f) => { const t = performance.now(); try { return f(); } finally { clock.add(name, performance.now() - t); } } });
+  const { verdict } = concluded;
+  // A shard's results.json covers only its share of the work, and says so; `spanproof merge` recomputes the whole.
+  const results = params.shard ? { ...concluded.results, shard: params.shard } : concluded.results;
   const timings = buildTimings(out, latency, clock.ms, inputs.corpus.documents.length);
   const ranking = rankingEntries(verdict.ranking, timings, results);
   const records = questionRecords(out, settings.k);
@@ -168,6 +179,10 @@ async function concludeRun(s: RunState, models: RunModels, out: EngineOutput, to
     progressAfter('write');
     timings.totalMs = performance.now() - s.t0;
     writer.writeOutputs({ results, ranking: verdict.ranking, records, questionOrder: inputs.questions.map((q) => q.id), evidence: buildEvidence(inputs.questions, inputs.byName, out), chunks: params.keepChunks ? out.stages : undefined, timings });
+    if (params.shard) {
+      const shardFile: ShardFile = { spanproof: 1, shard: params.shard, units: selectionJson(s.only!), questionOrder: inputs.questions.map((q) => q.id), computeModels, stageErrors, skipped };
+      writer.writeShard(shardFile, out.items.map((it) => JSON.stringify(shardItem(it))));
+    }
     const error = allFailed ? { code: 'internal', message: `every one of the ${failedItems.length} question × config items failed; first: ${failedItems[0].error ?? 'failed'}` } : null;
     writer.finish(allFailed ? 'failed' : 'succeeded', error, { documents: inputs.corpus.documents.length, questions: inputs.questions.length, chunks: Object.fromEntries(out.stages.map((st) => [st.chunker, st.chunks.length])) });
   }

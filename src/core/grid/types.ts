@@ -46,6 +46,11 @@ export interface GridRunParams {
    * Run by the worker (src/worker/main.ts) when the run directory was written.
    */
   injectionStudy?: boolean | { canariesPerKind?: number };
+  /**
+   * Run only shard `index` of `count` (1-based) of the work (./shard.ts); the run folder gets
+   * shard.json and shard-items.jsonl for `spanproof merge` (./merge.ts), and results.json says `shard`.
+   */
+  shard?: { index: number; count: number };
   /** Optional marker for tests: fail the item of this (question id, config id) to exercise per-item failure. */
   faultInjection?: { question: string; config: string };
 }

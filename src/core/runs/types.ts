@@ -79,6 +79,11 @@ export interface ResultsFile {
   skipped: Array<{ source: string; reason: string; detail: string }>;
   /** Stage failures that removed a whole chunker (e.g. invariant violation), with the message. */
   errors: Array<{ stage: string; chunker?: string; config?: string; question?: string; message: string }>;
+  /**
+   * Present only in a shard's folder (`spanproof run --shard i/n`): its metrics cover only its share
+   * of the work; `spanproof merge` writes the whole run (without this key).
+   */
+  shard?: { index: number; count: number };
 }
 
 /**

@@ -86,6 +86,15 @@ export class RunWriter {
     writeFileAtomic(join(this.dir, 'timings.json'), JSON.stringify(o.timings, null, 2) + '\n');
   }
 
+  /**
+   * A shard's extra files for `spanproof merge` (src/core/grid/merge.ts): shard.json and
+   * shard-items.jsonl (one item per line, numbers at full precision).
+   */
+  writeShard(shard: unknown, itemLines: readonly string[]): void {
+    writeFileAtomic(join(this.dir, 'shard.json'), stableStringify(shard, 2) + '\n');
+    writeFileAtomic(join(this.dir, 'shard-items.jsonl'), jsonLines([...itemLines]));
+  }
+
   /** Writes the final run.json of a run that ran to its end. */
   finish(status: 'succeeded' | 'failed', error: RunFile['error'], counts: NonNullable<RunFile['counts']>): void {
     this.run.status = status;
