@@ -1,13 +1,16 @@
 /**
- * `spanproof report <run dir> [--format md|html|csv] [--out FILE]` (SPEC §11): renders a run
- * directory. Without --out the report goes to stdout. The HTML file is self-contained.
+ * `spanproof report <run dir> [--format md|html|csv|github] [--baseline RUN] [--out FILE]` (SPEC §11):
+ * renders a run directory. Without --out the report goes to stdout. The HTML file is self-contained.
+ * `github` is the PR-comment / job-summary Markdown (src/core/report/github.ts; issue #18), with the
+ * changes since `--baseline RUN` and the questions that newly fail.
  */
 import * as path from 'node:path';
 import type { Command } from 'commander';
 import { SpanproofError } from '../../core/errors';
 import { checkOutputFile, outputPathError } from '../../core/fsErrors';
 import { writeFileAtomic } from '../../core/files';
-import { renderRunReport, type ReportFormat } from '../../core/report';
+import { renderGithubReport, renderRunReport, type ReportFormat } from '../../core/report';
+import { readRun } from '../../core/runs';
 import type { SetExit } from './index';
 
 export function register(program: Command, setExit: SetExit): void {
@@ -15,16 +18,18 @@ export function register(program: Command, setExit: SetExit): void {
     .command('report')
     .description('Render a run directory as Markdown, HTML or CSV.')
     .argument('<runDir>', 'a run directory (.spanproof/runs/<id>)')
-    .option('--format <fmt>', 'md | html | csv', 'md')
+    .option('--format <fmt>', 'md | html | csv | github (PR comment / job summary)', 'md')
+    .option('--baseline <runDir>', 'with --format github: show the changes since this run and the questions that newly fail')
     .option('--out <file>', 'write to this file instead of stdout')
-    .action(async (runDir: string, o: { format: string; out?: string }) => {
-      if (!['md', 'html', 'csv'].includes(o.format)) {
-        throw new SpanproofError('bad-input', `unknown format "${o.format}".`, { field: '--format', fix: 'use md, html or csv.' });
+    .action(async (runDir: string, o: { format: string; out?: string; baseline?: string }) => {
+      if (!['md', 'html', 'csv', 'github'].includes(o.format)) {
+        throw new SpanproofError('bad-input', `unknown format "${o.format}".`, { field: '--format', fix: 'use md, html, csv or github.' });
       }
+      if (o.baseline !== undefined && o.format !== 'github') throw new SpanproofError('bad-input', '--baseline applies to --format github only.', { field: '--baseline', fix: 'add --format github, or drop --baseline.' });
       const out = o.out === undefined ? undefined : path.resolve(o.out);
       if (out) checkOutputFile(out, '--out', `report.${o.format}`); // before rendering: a bad --out fails fast
       // renderRunReport also reads answers.jsonl, so a run with answers gets its answers section.
-      const text = renderRunReport(runDir, o.format as ReportFormat);
+      const text = o.format === 'github' ? renderGithubReport(readRun(runDir), o.baseline === undefined ? null : readRun(o.baseline)) : renderRunReport(runDir, o.format as ReportFormat);
       if (out) {
         try {
           writeFileAtomic(out, text);

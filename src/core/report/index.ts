@@ -16,6 +16,7 @@ export { rankingTable } from './text';
 export { answersHtml, answersMarkdown } from './answers';
 export { injectionMarkdown, injectionSummaryMarkdown, injectionHtml, injectionCsv } from './injection';
 export { renderMarkdown, renderCsv, renderHtml };
+export { renderGithubReport, githubText } from './github';
 
 export type ReportFormat = 'md' | 'html' | 'csv';
 

@@ -1,0 +1,90 @@
+/**
+ * The GitHub report of a run (issue #18, `spanproof report RUN --format github`): Markdown for a pull
+ * request comment or a job summary (`>> "$GITHUB_STEP_SUMMARY"`) — the verdict and its status, the
+ * top configs with the primary metric's CI and the paired CI of (config − best), and, with a baseline
+ * run, what changed since it (the recommendation, each top config's primary metric) and the questions
+ * the recommended config newly fails.
+ *
+ * Every string that comes from a run (config ids, question ids and texts, verdict sentences) goes
+ * through {@link githubText}: Markdown and HTML are escaped, `@` mentions and `#123` references are
+ * neutralised, lines are joined — a question text can never ping someone, link somewhere or break
+ * the table.
+ */
+import { metricDef, metricLabel } from '../metrics/registry';
+import type { ConfigResult, QuestionRecord, RunData } from '../runs/types';
+
+/** A run's string as inert GitHub Markdown text (one line; table-safe). */
+export function githubText(s: string): string {
+  return s
+    .replace(/[\r\n\t]+/g, ' ')
+    .replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;')
+    .replace(/[\\`*_[\]#|~]/g, (c) => `\\${c}`)
+    .replace(/@/g, '@&#8203;')
+    .replace(/:\/\//g, '&#58;//');
+}
+
+/** A run's string inside a code span (`…`): no Markdown or mention is processed there; backticks, lines and `|` are made safe. */
+export function githubCode(s: string): string {
+  return `\`${s.replace(/[\r\n\t]+/g, ' ').replace(/`/g, "'").replace(/\|/g, '\\|')}\``;
+}
+
+const n3 = (x: number | null | undefined): string => (x === null || x === undefined || !Number.isFinite(x) ? 'n/a' : x.toFixed(3));
+const signed = (x: number): string => (x >= 0 ? `+${n3(x)}` : n3(x));
+const ciText = (m: { mean: number; lo: number; hi: number } | undefined): string => (m ? `${n3(m.mean)} [${n3(m.lo)}, ${n3(m.hi)}]` : 'n/a');
+
+/** Question ids the config hits (primary metric's per-question value 1, or > 0 for graded metrics). */
+function hits(questions: readonly QuestionRecord[], config: string, key: string): Map<string, boolean> {
+  const out = new Map<string, boolean>();
+  for (const q of questions) {
+    if (q.config !== config || q.status !== 'ok') continue;
+    const m = (q.metrics as Record<string, number> | undefined)?.[key];
+    out.set(q.question, (m ?? 0) >= 1);
+  }
+  return out;
+}
+
+function baselineLines(run: RunData, base: RunData, primary: string, top: readonly ConfigResult[]): string[] {
+  const o: string[] = ['', '### Changes since the baseline', ''];
+  const rec = run.verdict?.recommended ?? null;
+  const baseRec = base.verdict?.recommended ?? null;
+  o.push(rec === baseRec ? `Recommendation unchanged: ${githubCode(rec ?? 'none')}.` : `Recommendation changed: ${githubCode(baseRec ?? 'none')} → ${githubCode(rec ?? 'none')}.`, '');
+  o.push(`| config | ${metricLabel(primary)} now | baseline | change |`, '|---|---:|---:|---:|');
+  for (const c of top) {
+    const b = base.results?.configs.find((x) => x.id === c.id)?.metrics[primary];
+    const now = c.metrics[primary];
+    o.push(`| ${githubText(c.id)} | ${n3(now?.mean)} | ${n3(b?.mean)} | ${now && b ? signed(now.mean - b.mean) : 'new'} |`);
+  }
+  if (rec) {
+    // Each run's own primary metric (a baseline may have another k).
+    const was = hits(base.questions, rec, metricDef(base.verdict?.primaryMetric ?? primary).questionKey);
+    const is = hits(run.questions, rec, metricDef(primary).questionKey);
+    const newly = [...is].filter(([id, ok]) => !ok && was.get(id) === true).map(([id]) => id);
+    const text = new Map((run.evidence?.questions ?? []).map((q) => [q.id, q.question]));
+    o.push('', newly.length ? `**${newly.length} question${newly.length > 1 ? 's' : ''} newly failing** in ${githubCode(rec)} (hit in the baseline, missed now):` : `No question newly fails in ${githubCode(rec)}.`);
+    if (newly.length) o.push('', ...newly.slice(0, 50).map((id) => {
+      const r = run.questions.find((q) => q.question === id && q.config === rec);
+      return `- ${githubText(id)}: ${githubText(text.get(id) ?? '')}${r?.cause ? ` — cause ${githubCode(r.cause)}` : ''}`;
+    }), ...(newly.length > 50 ? [`- … ${newly.length - 50} more`] : []));
+  }
+  return o;
+}
+
+/** The GitHub Markdown report of `run` (optionally against `baseline`). `top` = configs shown (default 5). */
+export function renderGithubReport(run: RunData, baseline: RunData | null = null, top = 5): string {
+  const v = run.verdict ?? null;
+  const results = run.results;
+  if (!results || !v) return `## Spanproof\n\nThis run has no verdict (status ${githubText(run.run.status)}).\n`;
+  const primary = v.primaryMetric;
+  const ranked = [...results.configs].sort((a, b) => a.rank - b.rank).slice(0, top);
+  const o: string[] = [`## Spanproof: ${v.recommended ? `use ${githubCode(v.recommended)}` : 'no recommendation'} (${v.status})`, ''];
+  o.push(githubText(v.summary), '');
+  o.push(`${results.questions} questions scored, k = ${results.k}, τ = ${results.tau}; ${results.acceptance.resolved}/${results.acceptance.total} questions resolved.${results.shard ? ` **Shard ${results.shard.index}/${results.shard.count} only: merge the shards for the whole run.**` : ''}`, '');
+  o.push(`| rank | config | ${metricLabel(primary)} [95% CI] | Δ vs best [paired 95% CI] | MRR |`, '|---:|---|---:|---:|---:|');
+  for (const c of ranked) {
+    const mark = c.id === v.recommended ? ' ✅' : '';
+    o.push(`| ${c.rank} | ${githubCode(c.id)}${mark} | ${ciText(c.metrics[primary])} | ${c.vsTop ? `${signed(c.vsTop.diff.mean)} [${signed(c.vsTop.diff.lo)}, ${signed(c.vsTop.diff.hi)}]${c.vsTop.significant ? ' *' : ''}` : 'best'} | ${n3(c.metrics.mrr?.mean)} |`);
+  }
+  o.push('', '_* significantly worse than the best (Holm-adjusted p < 0.05)._');
+  if (baseline) o.push(...baselineLines(run, baseline, primary, ranked));
+  return o.join('\n') + '\n';
+}
