@@ -15,6 +15,7 @@ import * as models from './models';
 import * as draft from './draft';
 import * as review from './review';
 import * as merge from './merge';
+import * as exportCmd from './export';
 
 export type SetExit = (code: number) => void;
 
@@ -32,6 +33,7 @@ const modules: Array<{ register(program: Command, setExit: SetExit): void }> = [
   draft,
   review,
   merge,
+  exportCmd,
   // Commands are added here as they land: validate, chunks, query, run, report, import, score.
 ];
 

@@ -22,6 +22,7 @@ import { assertNewOutDir, readRun, resolveCacheDir, resolveRunsRoot, stableStrin
 import { parseMetricKey, resolvePrimaryMetric, resultMetricKeys } from '../../core/metrics/registry';
 import { planConfigs, planExternalConfigs } from '../../core/grid/plan';
 import { parseShardSpec } from '../../core/grid/shard';
+import { exportRunToMlflow } from '../../core/export/mlflow';
 import { buildReportModel, injectionSummaryMarkdown, rankingTable } from '../../core/report';
 import { DEFAULT_SETTINGS, type RunSettings } from '../../core/settings';
 import type { GridRunResult } from '../../shared/protocol';
@@ -297,6 +298,15 @@ Exit codes:
         process.stderr.write(`spanproof: every question × config item of the run failed (run.json status failed); the errors are in results.json \`errors\`${result.runDir ? ` of ${result.runDir}` : ''}.\n`);
         setExit(3);
         return;
+      }
+      // Export after every run (settings mlflow.trackingUri, docs/mlflow.md); a failed export is reported, the run stands.
+      if (settings.mlflow.trackingUri && result.runDir && !shard) {
+        try {
+          const x = await exportRunToMlflow(result.runDir, { trackingUri: settings.mlflow.trackingUri, experiment: settings.mlflow.experiment, token: process.env.MLFLOW_TRACKING_TOKEN || undefined });
+          if (!o.json) process.stderr.write(`exported to MLflow: run ${x.runId} (${x.created ? 'created' : 'updated'})\n`);
+        } catch (e) {
+          process.stderr.write(`warning: MLflow export failed: ${(e as Error).message}\n`);
+        }
       }
       const failed = applyGates(gates, result.results, result.verdict, o.gateConfig);
       setExit(generationCancelled ? EXIT.cancelled : failed ? 1 : 0);

@@ -133,6 +133,10 @@ export const RUN_SETTINGS_SCHEMA = z.strictObject({
     invalidates: 'retrieval', restricted: true,
     description: 'Retrievers outside Spanproof scored beside the grid, config id external/<name>/none: {"name", "command"} (a command reading {"id","question","k"} JSON lines on stdin and writing {"id","results"} lines on stdout) or {"name", "url"} (POST {"id","question","k"} → {"results"}). Needs a trusted workspace (it runs a command or calls a server). docs/external.md.',
   }),
+  mlflow: group({
+    trackingUri: setting(z.string(), '', { restricted: true, description: 'MLflow tracking server (e.g. http://127.0.0.1:5000): when set, `spanproof run` exports each finished run there (docs/mlflow.md). Empty = no export. Needs a trusted workspace.' }),
+    experiment: setting(z.string().min(1), 'spanproof', { description: 'MLflow experiment that exported runs go to.' }),
+  }, { invalidates: 'ranking' }),
   external: group({
     timeoutMs: setting(posInt, 30000, { description: 'External retrievers: ms allowed per question (a command: between two answers; a URL: per request).' }),
     totalTimeoutMs: setting(posInt, 600000, { description: 'External retrievers: ms allowed for all questions of one retriever.' }),
