@@ -74,7 +74,11 @@ async function pull(name: string, o: ModelsOptions, setExit: SetExit): Promise<v
     const dir = await pullModel(e, { store, signal: ac.signal, onProgress: (p) => bar.update(p.doneBytes, p.totalBytes, p.file) });
     bar.end();
     if (o.json) process.stdout.write(JSON.stringify({ name: e.name, dir, revision: e.revision }) + '\n');
-    else process.stdout.write(`${e.name} is ready in ${dir}\nUse it: set "${e.kind === 'embedder' ? 'embeddingModel' : 'rerankerModel'}": ${JSON.stringify(dir)} in the run settings (--config FILE) or VS Code settings\n`);
+    else {
+      // Built-in catalogue names resolve by name; an entry of a --catalogue file of your own by its folder.
+      const ref = findCatalogueEntry(e.name) === e ? e.name : dir;
+      process.stdout.write(`${e.name} is ready in ${dir}\nUse it: spanproof run --${e.kind === 'embedder' ? 'embedders' : 'reranker'} ${JSON.stringify(ref)}   (setting "${e.kind === 'embedder' ? 'embeddingModel' : 'rerankerModel'}")\n`);
+    }
   } catch (err) {
     bar.end();
     if (err instanceof SpanproofError && err.code === 'cancelled') {

@@ -69,6 +69,7 @@ code units, half-open. The default reranker is the MaxSim reranker over static w
         settings,
         // only for an existing workspace: a mistyped path must give loadCorpus's not-found error, not a new folder
         cacheDir: existsSync(opts.workspace) ? resolveCacheDir(opts.workspace) : undefined,
+        apiKey: process.env.SPANPROOF_API_KEY,
       });
       // `spanproof query … | head` closes the pipe early: that is not an error
       process.stdout.on('error', (e: NodeJS.ErrnoException) => { if (e.code !== 'EPIPE') throw e; });

@@ -12,7 +12,7 @@
  * timing-dependent choice, so identical runs gate identically), or of `--gate-config ID`; or
  * `acceptance=0.9` on the resolved/total rate.
  */
-import { statSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import * as path from 'node:path';
 import type { Command } from 'commander';
 import { SpanproofError } from '../../core/errors';
@@ -23,6 +23,10 @@ import { parseMetricKey, resolvePrimaryMetric, resultMetricKeys } from '../../co
 import { planConfigs, planExternalConfigs } from '../../core/grid/plan';
 import { parseShardSpec } from '../../core/grid/shard';
 import { exportRunToMlflow } from '../../core/export/mlflow';
+import { parseEmbedderList, parseRerankerSpec } from '../../core/models';
+import { endpointModels } from '../../core/grid/models';
+import { redactUrl } from '../../core/net';
+import { terminalSafe } from '../../core/text/terminal';
 import { buildReportModel, injectionSummaryMarkdown, rankingTable } from '../../core/report';
 import { DEFAULT_SETTINGS, type RunSettings } from '../../core/settings';
 import type { GridRunResult } from '../../shared/protocol';
@@ -55,6 +59,8 @@ interface RunOptions extends JudgeCliOptions, ExternalFlagOptions {
   gateConfig?: string;
   question?: string[];
   shard?: string;
+  embedders?: string;
+  reranker?: string;
 }
 
 const collect = (v: string, prev: string[]) => [...prev, v];
@@ -149,10 +155,42 @@ export function settingsFromOptions(o: RunOptions): RunSettings {
   if (o.tau !== undefined) { over.tau = parseNumberFlag('--tau', o.tau, (n) => n > 0 && n <= 1, 'a number in (0, 1]', '0.9'); flags.tau = '--tau'; }
   if (o.retrieverCmd ?? o.retrieverUrl ?? o.retrieverName) { over.externalRetrievers = externalRetrieversFromOptions(o, s); flags.externalRetrievers = '--retriever-cmd/--retriever-url'; }
   // The flags' values through the schema too (a bad --retriever-name or URL is named like a --config key).
+  Object.assign(over, modelFlags(o, s));
   const merged: RunSettings = over.externalRetrievers ? parseRunSettings({ ...s, ...over }, '--retriever-cmd/--retriever-url') : { ...s, ...over };
   // Cross-key checks before anything runs, naming the flag or the --config key to change.
   validateRunSettings(merged, { file: o.config ?? 'the default settings', flags });
   return merged;
+}
+
+/**
+ * `--embedders` (one entry for now: a built-in name, a catalogue name, `endpoint:<model>` or a model
+ * folder), `--reranker` (`baseline`, a catalogue cross-encoder, `endpoint:<model>` or a folder) and
+ * `--endpoint` (also the endpoint of endpoint models: `modelEndpoint.url`). Entries are parsed here, so
+ * a wrong one fails before the worker starts.
+ */
+function modelFlags(o: RunOptions, s: RunSettings): Partial<RunSettings> {
+  const over: Partial<RunSettings> = {};
+  if (o.embedders !== undefined) {
+    const specs = parseEmbedderList(list(o.embedders));
+    if (specs.length > 1) throw new SpanproofError('bad-input', `--embedders lists ${specs.length} embedders; this build scores one embedder per run.`, { field: '--embedders', fix: 'pass one entry, e.g. --embedders static-glove or --embedders endpoint:text-embedding-3-small, and run once per embedder.' });
+    over.embeddingModel = o.embedders.trim();
+  }
+  if (o.reranker !== undefined) {
+    parseRerankerSpec(o.reranker);
+    over.rerankerModel = o.reranker.trim();
+  }
+  if (o.endpoint) over.modelEndpoint = { ...s.modelEndpoint, url: o.endpoint };
+  return over;
+}
+
+/** One stderr line from the run's models-ledger.json: requests sent and inputs served from the cache. */
+function modelsLedgerLine(runDir: string): string {
+  try {
+    const l = JSON.parse(readFileSync(path.join(runDir, 'models-ledger.json'), 'utf8')) as { requests: number; retries: number; cachedResponses: number };
+    return `endpoint models: ${l.requests} request(s) sent (${l.retries} retries), ${l.cachedResponses} text(s) from the cache; details in models-ledger.json\n`;
+  } catch {
+    return '';
+  }
 }
 
 function progressPrinter(json: boolean): { update(done: number, total: number, stage: string): void; end(): void } {
@@ -199,6 +237,8 @@ export function register(program: Command, setExit: SetExit): void {
     .option('--chunkers <list>', 'comma-separated chunkers (fixed,recursive,sentence,heading,semantic)')
     .option('--retrievers <list>', 'comma-separated retrievers (bm25,dense,hybrid)')
     .option('--rerank <list>', 'on,off | on | off')
+    .option('--embedders <entry>', 'the embedder: static-glove | use-lite | a catalogue name (spanproof models list) | endpoint:<model> (with --endpoint) | a model folder')
+    .option('--reranker <entry>', 'the reranker when --rerank includes on: baseline (default) | a catalogue cross-encoder | endpoint:<model> (with --endpoint) | a cross-encoder folder')
     .option('--k <n>', 'result-list size')
     .option('--tau <x>', 'coverage threshold for a hit, in (0, 1]')
     .option('--keep-chunks', 'write chunks/<chunker>.jsonl into the run directory')
@@ -227,6 +267,8 @@ Exit codes:
       const settings = settingsFromOptions(o);
       const gates = resolveGates(parsedGates, settings, o.gateConfig);
       validateGenerateOptions(settings, o); // --generate (SPEC §14): fail before the grid runs
+      const sent = endpointModels(settings, { embedder: true, reranker: settings.rerank.includes(true) }); // endpoint models (SPEC §5.3): fail before the grid runs without an endpoint
+      if (sent.length && !o.json) process.stderr.write(terminalSafe(`Sending chunk and question texts to ${redactUrl(settings.modelEndpoint.url)} (${sent.join(', ')}); cached on disk, so an identical re-run sends none.\n`));
       const workspace = path.resolve(o.workspace);
       checkWorkspace(workspace);
       const perKind = parseCanariesPerKind(o);
@@ -246,7 +288,7 @@ Exit codes:
       let result: GridRunResult;
       try {
         result = await client.run(
-          { workspace, groundTruthFile, settings, outDir: o.out ? path.resolve(o.out) : undefined, runsRoot: o.runsDir ? path.resolve(o.runsDir) : undefined, cacheDir: o.cacheDir ? path.resolve(o.cacheDir) : undefined, keepChunks: !!o.keepChunks || !!o.biasStudy, questionIds: o.question?.length ? o.question : undefined, requireScorable: true, shard, ...(o.injectionStudy ? { injectionStudy: { canariesPerKind: perKind } } : {}) },
+          { workspace, groundTruthFile, settings, outDir: o.out ? path.resolve(o.out) : undefined, runsRoot: o.runsDir ? path.resolve(o.runsDir) : undefined, cacheDir: o.cacheDir ? path.resolve(o.cacheDir) : undefined, keepChunks: !!o.keepChunks || !!o.biasStudy, questionIds: o.question?.length ? o.question : undefined, requireScorable: true, shard, ...(o.injectionStudy ? { injectionStudy: { canariesPerKind: perKind } } : {}), ...(sent.length ? { apiKey: process.env.SPANPROOF_API_KEY } : {}) },
           { signal: ac.signal, onProgress: (p) => bar.update(p.done, p.total, p.stage) },
         );
       } catch (e) {
@@ -263,6 +305,7 @@ Exit codes:
         await client.dispose();
       }
       bar.end();
+      if (sent.length && !o.json && result.runDir) process.stderr.write(modelsLedgerLine(result.runDir));
       if (o.biasStudy && result.runDir) runAndWriteBiasStudy(result.runDir, { quiet: !!o.json }); // chunk-ID bias study (src/cli/commands/bias.ts)
       // Generation and judges (SPEC §14, src/cli/judge.ts), only with --generate.
       let answersLines: string[] = [];

@@ -52,8 +52,10 @@ export interface QueryParams {
   /** Candidate pool size N; default settings.poolSize. */
   pool?: number;
   settings: RunSettings;
-  /** Cache root (e.g. `resolveCacheDir(workspace)`); no disk cache when absent. */
+  /** Cache root (e.g. `resolveCacheDir(workspace)`); no disk cache when absent (endpoint models need one). */
   cacheDir?: string;
+  /** API key of `settings.modelEndpoint.url` (endpoint models; in memory only). */
+  apiKey?: string;
 }
 
 function rows(hits: readonly Hit[], chunks: readonly Chunk[]): QueryResultRow[] {
@@ -89,7 +91,7 @@ export async function runQuery(p: QueryParams): Promise<QueryAnswer> {
   const { k, n } = checkQuery(p);
   const s = p.settings;
   const corpus = await loadCorpus(p.workspace, { include: s.include, exclude: s.exclude, maxFileBytes: s.maxFileBytes });
-  const models = await loadRunModels({ settings: s, workspace: p.workspace, needsEmbedder: p.retriever !== 'bm25' || p.chunker === 'semantic', needsReranker: p.rerank });
+  const models = await loadRunModels({ settings: s, workspace: p.workspace, needsEmbedder: p.retriever !== 'bm25' || p.chunker === 'semantic', needsReranker: p.rerank, cacheDir: p.cacheDir, apiKey: p.apiKey });
   try {
     const { embedder, reranker } = models;
     const key = chunkIndexKey(p.chunker, s.chunkerParams, embedder?.id ?? '');

@@ -108,11 +108,17 @@ export async function runGrid(params: GridRunParams, hooks: GridHooks = {}): Pro
   let models: RunModels | null = null;
   try {
     hooks.resident?.useCorpus(inputs.corpusHash);
-    models = await loadRunModels({ settings, workspace: inputs.workspace, needsEmbedder: true, needsReranker: settings.rerank.includes(true), resident: hooks.resident, onLoad: (ms) => clock.add('models', ms) });
+    models = await loadRunModels({
+      settings, workspace: inputs.workspace, needsEmbedder: true, needsReranker: settings.rerank.includes(true), cacheDir: runCacheDir(state),
+      apiKey: params.apiKey, signal: hooks.signal, resident: hooks.resident, onLoad: (ms) => clock.add('models', ms),
+    });
     if (writer) writer.run.models = models.describe();
     const { out, total } = await engineStage(state, models);
     return await concludeRun(state, models, out, total);
   } catch (e) {
+    // Endpoint models: the requests sent before the failure or cancel (models-ledger.json).
+    const ledger = models?.ledger();
+    if (ledger) writer?.writeModelsLedger(ledger);
     writer?.abort(e);
     if (isSpanproofError(e) && e.code === 'cancelled' && writer) e.runDir = writer.dir;
     throw e;
@@ -121,11 +127,15 @@ export async function runGrid(params: GridRunParams, hooks: GridHooks = {}): Pro
   }
 }
 
+/** The run's cache folder: `params.cacheDir`, else the workspace's (user cache when not writable). */
+function runCacheDir(s: RunState): string {
+  return s.params.cacheDir ? resolve(s.params.cacheDir) : resolveCacheDir(s.inputs.workspace);
+}
+
 /** The engine over the run's caches, reporting progress to the host and into run.json. */
 async function engineStage(s: RunState, models: RunModels): Promise<{ out: EngineOutput; total: number }> {
   const { params, hooks, settings, inputs } = s;
-  const cacheDir = params.cacheDir ? resolve(params.cacheDir) : resolveCacheDir(inputs.workspace);
-  const caches = openRunCaches(cacheDir, models.embedder!, models.reranker, hooks.resident);
+  const caches = openRunCaches(runCacheDir(s), models.embedder!, models.reranker, hooks.resident);
   const progress = new RunProgress(runTotal(settings, inputs.questions.length, s.only), (p) => {
     hooks.onProgress?.(p);
     s.writer?.progress(p);
@@ -178,6 +188,8 @@ async function concludeRun(s: RunState, models: RunModels, out: EngineOutput, to
   if (writer) {
     progressAfter('write');
     timings.totalMs = performance.now() - s.t0;
+    const ledger = models.ledger(); // endpoint models: the requests they sent, as the judges' ledger.json
+    if (ledger) writer.writeModelsLedger(ledger);
     writer.writeOutputs({ results, ranking: verdict.ranking, records, questionOrder: inputs.questions.map((q) => q.id), evidence: buildEvidence(inputs.questions, inputs.byName, out), chunks: params.keepChunks ? out.stages : undefined, timings });
     if (params.shard) {
       const shardFile: ShardFile = { spanproof: 1, shard: params.shard, units: selectionJson(s.only!), questionOrder: inputs.questions.map((q) => q.id), computeModels, stageErrors, skipped };

@@ -53,6 +53,11 @@ export interface GridRunParams {
   shard?: { index: number; count: number };
   /** Optional marker for tests: fail the item of this (question id, config id) to exercise per-item failure. */
   faultInjection?: { question: string; config: string };
+  /**
+   * API key of `settings.modelEndpoint.url` (SPANPROOF_API_KEY in the CLI, the VS Code key store in the
+   * extension). Held in memory only: never written to run.json or any other file.
+   */
+  apiKey?: string;
 }
 
 /** Result of a grid run. */

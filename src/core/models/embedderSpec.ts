@@ -6,12 +6,15 @@
  *
  * Entry forms:
  * - a built-in name: `use-lite`, `static-glove` (shipped in `media/models/`);
- * - `endpoint:<model>`: a model at an OpenAI-compatible embeddings endpoint (the loader is
- *   registered by the endpoint module with {@link registerEmbedderLoader});
+ * - `endpoint:<model>`: a model at an OpenAI-compatible embeddings endpoint (setting
+ *   `modelEndpoint.url`, CLI `--endpoint`; ./endpoint);
+ * - a catalogue embedder name (`bge-small-en-v1.5`; no path separator): the folder
+ *   `spanproof models pull` made (./catalogue);
  * - anything else: a model folder path (`model.onnx` + `tokenizer.json`), relative to the workspace.
  */
 import * as path from 'node:path';
 import { SpanproofError } from '../errors';
+import { CATALOGUE, findCatalogueEntry } from './catalogue/entries';
 
 /** The built-in embedders: folder under `media/models/` and the one-line description reports show. */
 export const BUILTIN_EMBEDDERS = {
@@ -38,7 +41,11 @@ export const ENDPOINT_PREFIX = 'endpoint:';
  */
 export const BASELINE_RERANKER_LABEL = 'baseline (not a trained cross-encoder)';
 
-export type EmbedderSpec = { kind: 'builtin'; name: BuiltinEmbedderName } | { kind: 'folder'; path: string } | { kind: 'endpoint'; model: string };
+export type EmbedderSpec =
+  | { kind: 'builtin'; name: BuiltinEmbedderName }
+  | { kind: 'folder'; path: string }
+  | { kind: 'endpoint'; model: string }
+  | { kind: 'catalogue'; name: string };
 
 function isBuiltin(name: string): name is BuiltinEmbedderName {
   return Object.prototype.hasOwnProperty.call(BUILTIN_EMBEDDERS, name);
@@ -57,6 +64,11 @@ export function parseEmbedderSpec(entry: string): EmbedderSpec {
     if (!model) throw new SpanproofError('bad-input', `"${e}" names no model.`, { field: 'embedders', fix: `Write ${ENDPOINT_PREFIX}<model name at the endpoint>, e.g. ${ENDPOINT_PREFIX}text-embedding-3-small.` });
     return { kind: 'endpoint', model };
   }
+  const listed = !/[\\/]/.test(e) ? findCatalogueEntry(e, CATALOGUE) : undefined;
+  if (listed) {
+    if (listed.kind !== 'embedder') throw new SpanproofError('bad-input', `"${e}" is a cross-encoder, not an embedder.`, { field: 'embedders', fix: `put it in rerankerModel (--reranker ${listed.name}); catalogue embedders: ${CATALOGUE.filter((c) => c.kind === 'embedder').map((c) => c.name).join(', ')}.` });
+    return { kind: 'catalogue', name: listed.name };
+  }
   return { kind: 'folder', path: e };
 }
 
@@ -65,7 +77,7 @@ export function parseEmbedderSpec(entry: string): EmbedderSpec {
  * `endpoint:<model>` with `/` replaced by `_` (config ids use `/` as separator).
  */
 export function embedderName(spec: EmbedderSpec): string {
-  if (spec.kind === 'builtin') return spec.name;
+  if (spec.kind === 'builtin' || spec.kind === 'catalogue') return spec.name;
   if (spec.kind === 'endpoint') return `${ENDPOINT_PREFIX}${spec.model.replaceAll('/', '_')}`;
   return path.basename(path.resolve(spec.path)).replaceAll('/', '_');
 }
@@ -93,6 +105,10 @@ export function parseEmbedderList(entries: readonly string[]): EmbedderSpec[] {
 export function describeEmbedder(spec: EmbedderSpec): string {
   if (spec.kind === 'builtin') return `${spec.name}: ${BUILTIN_EMBEDDERS[spec.name].description}`;
   if (spec.kind === 'endpoint') return `${embedderName(spec)}: model "${spec.model}" at the configured embeddings endpoint`;
+  if (spec.kind === 'catalogue') {
+    const e = findCatalogueEntry(spec.name);
+    return `${spec.name}: catalogue model ${e?.repo ?? spec.name} — ${e?.description ?? 'downloaded with spanproof models pull'}`;
+  }
   return `${embedderName(spec)}: ONNX model folder ${spec.path}`;
 }
 

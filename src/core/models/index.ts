@@ -25,7 +25,10 @@ export {
   type BuiltinEmbedderName,
   type EmbedderSpec,
 } from './embedderSpec';
-export { builtinModelDir, loadEmbedder, registerEmbedderLoader, type EmbedderContext } from './registry';
+export { builtinModelDir, loadEmbedder, type EmbedderContext } from './registry';
+export { parseRerankerSpec, rerankerName, describeReranker, type RerankerSpec } from './rerankerSpec';
+export { loadReranker, type RerankerContext } from './rerankers';
+export { ModelEndpoint, type ModelLedgerFile } from './endpoint';
 export { loadEmbedderFromFolder } from './embedder';
 export { loadCrossEncoderFromFolder } from './crossEncoder';
 export { createMaxSimReranker } from './maxSim';

@@ -1,13 +1,17 @@
 /**
  * The embedder registry (SPEC §5.3): loads the model of an {@link EmbedderSpec} (embedderSpec.ts
  * parses entries and names them). Built-ins load from `media/models/`, folders from the workspace,
- * endpoint models through the loader the endpoint module registers.
+ * catalogue models from the folder `spanproof models pull` made (all through the one folder loader),
+ * endpoint models as {@link loadEndpointEmbedder} clients of the run's {@link ModelEndpoint}.
  */
 import { existsSync } from 'node:fs';
 import * as path from 'node:path';
 import { SpanproofError } from '../errors';
+import { resolvePulledModel } from './catalogue/store';
 import { loadEmbedderFromFolder } from './embedder';
 import { BUILTIN_EMBEDDERS, type BuiltinEmbedderName, type EmbedderSpec, embedderName } from './embedderSpec';
+import type { ModelEndpoint } from './endpoint/connection';
+import { loadEndpointEmbedder } from './endpoint/embedder';
 import type { TextEmbedder } from './types';
 
 /** What a loader gets besides the spec. */
@@ -16,14 +20,17 @@ export interface EmbedderContext {
   threads: number;
   /** Folder relative paths resolve against (the workspace); default the process's cwd. */
   baseDir?: string;
-}
-
-type Loader = (spec: EmbedderSpec, ctx: EmbedderContext) => Promise<TextEmbedder>;
-const loaders = new Map<EmbedderSpec['kind'], Loader>();
-
-/** Registers the loader of a kind (the endpoint module registers `endpoint`). A second call replaces the first. */
-export function registerEmbedderLoader(kind: 'endpoint', loader: Loader): void {
-  loaders.set(kind, loader);
+  /** The model store of pulled catalogue models (default modelStoreDir()). */
+  modelStore?: string;
+  /** Endpoint models: the run's endpoint (required for them), its batch size, cache folder, reference tokenizer and cancel signal. */
+  endpoint?: {
+    connection: ModelEndpoint;
+    cacheDir: string;
+    /** Token count of a text for context costs (an endpoint model's tokenizer is not known here). */
+    countTokens: (text: string) => number;
+    batchSize?: number;
+    signal?: AbortSignal;
+  };
 }
 
 /** Absolute folder of a built-in model, for the dist/*.js bundles and tsx runs from src/ alike. */
@@ -35,12 +42,14 @@ export function builtinModelDir(name: BuiltinEmbedderName): string {
 
 /**
  * Loads the embedder of `spec`. Throws SpanproofError('model'/'not-found') from the folder loader,
- * or SpanproofError('bad-input') for an endpoint entry when no endpoint loader is registered.
+ * 'not-found' for a catalogue model not pulled (naming `spanproof models pull`), SpanproofError
+ * ('bad-input') for an endpoint entry without `ctx.endpoint`, and the endpoint's 'model' errors.
  */
 export async function loadEmbedder(spec: EmbedderSpec, ctx: EmbedderContext): Promise<TextEmbedder> {
   if (spec.kind === 'builtin') return loadEmbedderFromFolder(builtinModelDir(spec.name), { threads: ctx.threads });
   if (spec.kind === 'folder') return loadEmbedderFromFolder(path.resolve(ctx.baseDir ?? process.cwd(), spec.path), { threads: ctx.threads });
-  const loader = loaders.get('endpoint');
-  if (!loader) throw new SpanproofError('bad-input', `Endpoint embedders are not available in this build (${embedderName(spec)}).`, { field: 'embedders', fix: 'Use a built-in embedder or a model folder.' });
-  return loader(spec, ctx);
+  if (spec.kind === 'catalogue') return loadEmbedderFromFolder(resolvePulledModel(spec.name, ctx.modelStore), { threads: ctx.threads });
+  const ep = ctx.endpoint;
+  if (!ep) throw new SpanproofError('bad-input', `the embedder ${embedderName(spec)} needs an endpoint, and none is set.`, { field: 'modelEndpoint.url', fix: 'pass --endpoint URL (or set spanproof.modelEndpoint.url), e.g. http://localhost:11434/v1 for Ollama.' });
+  return loadEndpointEmbedder({ connection: ep.connection, model: spec.model, cacheDir: ep.cacheDir, countTokens: ep.countTokens, batchSize: ep.batchSize, signal: ep.signal });
 }

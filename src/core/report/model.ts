@@ -8,6 +8,7 @@ import type { TimedVerdict, Verdict } from '../ranking/types';
 import { metricLabel } from '../metrics/registry';
 import { latencyText } from '../ranking/latency';
 import { describeEmbedder, parseEmbedderSpec } from '../models/embedderSpec';
+import { parseRerankerSpec } from '../models/rerankerSpec';
 
 export interface ReportRow {
   config: ConfigResult;
@@ -91,7 +92,7 @@ export function buildReportModel(data: RunData): ReportModel {
     : rankingFormat === 1
       ? '# = the weighted score of an older Spanproof (format-1 ranking.json: quality minus normalised latency and context)'
       : `# = ${metricLabel(metric)} rank from results.json`;
-  return { data, rows, recommended, focus, misses, causeTotals, verdict: data.verdict ?? null, timedVerdict: data.timedVerdict ?? null, rankingFormat, metric, k, sortedBy, baselineReranker: !data.run.settings.rerankerModel, embedders: runEmbedders(data.run), acceptanceRate };
+  return { data, rows, recommended, focus, misses, causeTotals, verdict: data.verdict ?? null, timedVerdict: data.timedVerdict ?? null, rankingFormat, metric, k, sortedBy, baselineReranker: isBaselineReranker(data.run.settings.rerankerModel), embedders: runEmbedders(data.run), acceptanceRate };
 }
 
 const STATUS_WORD = { decisive: 'DECISIVE', provisional: 'PROVISIONAL', 'no-signal': 'NO SIGNAL' } as const;
@@ -143,4 +144,13 @@ export function cutPieces(m: ReportMiss): { before: string; inside: string; afte
 function runEmbedders(run: RunFile): string[] {
   if (run.models) return run.models.embedders.map((e) => e.description);
   return [describeEmbedder(parseEmbedderSpec(run.settings.embeddingModel || 'static-glove'))];
+}
+
+/** True when the run's `rerankerModel` names the built-in MaxSim baseline ('' or `baseline`; an unparsable old value counts as not). */
+function isBaselineReranker(value: string | undefined): boolean {
+  try {
+    return parseRerankerSpec(value ?? '').kind === 'baseline';
+  } catch {
+    return false;
+  }
 }

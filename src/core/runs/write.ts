@@ -95,6 +95,16 @@ export class RunWriter {
     writeFileAtomic(join(this.dir, 'shard-items.jsonl'), jsonLines([...itemLines]));
   }
 
+  /**
+   * `models-ledger.json`: the requests the run's endpoint models sent (the judges' ledger shape). Never
+   * throws: a ledger that cannot be written must not hide the run's own outcome.
+   */
+  writeModelsLedger(ledger: unknown): void {
+    try {
+      writeFileAtomic(join(this.dir, 'models-ledger.json'), JSON.stringify(ledger, null, 2) + '\n');
+    } catch { /* the run's outcome matters more */ }
+  }
+
   /** Writes the final run.json of a run that ran to its end. */
   finish(status: 'succeeded' | 'failed', error: RunFile['error'], counts: NonNullable<RunFile['counts']>): void {
     this.run.status = status;

@@ -127,8 +127,15 @@ export const RUN_SETTINGS_SCHEMA = z.strictObject({
   }, { invalidates: 'index' }),
   retrievers: setting(z.array(retrieverId).min(1), [...RETRIEVER_IDS], { invalidates: 'retrieval', description: 'Retrievers in the grid.', jsonSchema: unique }),
   rerank: setting(z.array(z.boolean()).min(1), [false, true], { invalidates: 'retrieval', description: 'Reranker settings the grid runs ([false, true] = off and on).', jsonSchema: unique }),
-  embeddingModel: setting(z.string(), '', { invalidates: 'index', restricted: true, description: 'Embedding model: a built-in name (static-glove, use-lite), or a model folder (model.onnx + tokenizer.json). Empty = the default built-in (static-glove). Needs a trusted workspace.' }),
-  rerankerModel: setting(z.string(), '', { invalidates: 'retrieval', restricted: true, description: 'Cross-encoder model folder. Empty = built-in MaxSim baseline. Needs a trusted workspace.' }),
+  embeddingModel: setting(z.string(), '', { invalidates: 'index', restricted: true, description: 'Embedding model: a built-in name (static-glove, use-lite), a catalogue name (spanproof models list), endpoint:<model> (served at spanproof.modelEndpoint.url) or a model folder (model.onnx + tokenizer.json). Empty = the default built-in (static-glove). Needs a trusted workspace.' }),
+  rerankerModel: setting(z.string(), '', { invalidates: 'retrieval', restricted: true, description: 'Reranker: empty or baseline = the built-in MaxSim baseline (not a trained cross-encoder); a catalogue cross-encoder (spanproof models list); endpoint:<model> (served at spanproof.modelEndpoint.url); or a cross-encoder model folder. Needs a trusted workspace.' }),
+  modelEndpoint: group({
+    url: setting(z.string(), '', { restricted: true, description: 'Base URL serving endpoint:<model> embedders (OpenAI-compatible POST {url}/embeddings) and rerankers (POST {url}/rerank), e.g. http://localhost:11434/v1. Empty = none: nothing is sent. Needs a trusted workspace; the API key lives in SecretStorage (CLI: SPANPROOF_API_KEY).' }),
+    concurrency: setting(posInt, 4, { description: 'Endpoint model requests in flight at most.' }),
+    timeoutMs: setting(posInt, 60000, { description: 'Per-request timeout of endpoint models, ms.' }),
+    retries: setting(nonNegInt, 3, { description: 'Retries of 408/409/429/5xx replies, timeouts and connection errors (Retry-After honoured).' }),
+    batchSize: setting(posInt, 32, { description: 'Texts per embeddings request.' }),
+  }, { invalidates: 'index' }),
   externalRetrievers: setting(z.array(externalRetriever), [], {
     invalidates: 'retrieval', restricted: true,
     description: 'Retrievers outside Spanproof scored beside the grid, config id external/<name>/none: {"name", "command"} (a command reading {"id","question","k"} JSON lines on stdin and writing {"id","results"} lines on stdout) or {"name", "url"} (POST {"id","question","k"} → {"results"}). Needs a trusted workspace (it runs a command or calls a server). docs/external.md.',
