@@ -45,7 +45,7 @@ test('models list → pull (size first, then ready) → list shows it → remove
   assert.equal(r.code, 0, r.stderr);
   const total = onnx.length + tok.length;
   assert.match(r.stderr.split('\n')[0], new RegExp(`^tiny: ${(total / 1e3).toFixed(1)} kB in 2 files from http://127\\.0\\.0\\.1:\\d+/org/tiny @ feed00000000 → `), 'the size comes first');
-  assert.match(r.stdout, /tiny is ready in (.*models\/tiny)\nUse it: spanproof run --embedders ".*models\/tiny"   \(setting "embeddingModel"\)/, 'an entry of a catalogue file of your own is used by its folder');
+  assert.match(r.stdout, /tiny is ready in (.*models\/tiny)\nUse it: spanproof run --embedders ".*models\/tiny" {3}\(setting "embeddingModel"\)/, 'an entry of a catalogue file of your own is used by its folder');
   assert.ok(existsSync(join(root, 'models', 'tiny', 'onnx', 'model.onnx')));
 
   r = await runCli(['models', 'list', ...flags], env);
