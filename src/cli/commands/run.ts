@@ -163,17 +163,23 @@ export function settingsFromOptions(o: RunOptions): RunSettings {
 }
 
 /**
- * `--embedders` (one entry for now: a built-in name, a catalogue name, `endpoint:<model>` or a model
- * folder), `--reranker` (`baseline`, a catalogue cross-encoder, `endpoint:<model>` or a folder) and
+ * `--embedders` (comma-separated entries: built-in names, catalogue names, `endpoint:<model>`, model
+ * folders; the `embedders` setting — with more than one, retrievers become `dense:<name>` /
+ * `hybrid:<name>`), `--reranker` (`baseline`, a catalogue cross-encoder, `endpoint:<model>` or a folder) and
  * `--endpoint` (also the endpoint of endpoint models: `modelEndpoint.url`). Entries are parsed here, so
  * a wrong one fails before the worker starts.
  */
 function modelFlags(o: RunOptions, s: RunSettings): Partial<RunSettings> {
   const over: Partial<RunSettings> = {};
   if (o.embedders !== undefined) {
-    const specs = parseEmbedderList(list(o.embedders));
-    if (specs.length > 1) throw new SpanproofError('bad-input', `--embedders lists ${specs.length} embedders; this build scores one embedder per run.`, { field: '--embedders', fix: 'pass one entry, e.g. --embedders static-glove or --embedders endpoint:text-embedding-3-small, and run once per embedder.' });
-    over.embeddingModel = o.embedders.trim();
+    const entries = list(o.embedders);
+    try {
+      parseEmbedderList(entries);
+    } catch (e) {
+      if (e instanceof SpanproofError) throw new SpanproofError('bad-input', e.message.replace(`${e.field}: `, '').replace(` Fix: ${e.fix}`, ''), { field: '--embedders', fix: e.fix });
+      throw e;
+    }
+    over.embedders = entries;
   }
   if (o.reranker !== undefined) {
     parseRerankerSpec(o.reranker);
@@ -237,7 +243,7 @@ export function register(program: Command, setExit: SetExit): void {
     .option('--chunkers <list>', 'comma-separated chunkers (fixed,recursive,sentence,heading,semantic)')
     .option('--retrievers <list>', 'comma-separated retrievers (bm25,dense,hybrid)')
     .option('--rerank <list>', 'on,off | on | off')
-    .option('--embedders <entry>', 'the embedder: static-glove | use-lite | a catalogue name (spanproof models list) | endpoint:<model> (with --endpoint) | a model folder')
+    .option('--embedders <list>', 'comma-separated embedders, each static-glove | use-lite | a catalogue name (spanproof models list) | endpoint:<model> (with --endpoint) | a model folder; with more than one, dense and hybrid run once per embedder (dense:<name>, hybrid:<name>)')
     .option('--reranker <entry>', 'the reranker when --rerank includes on: baseline (default) | a catalogue cross-encoder | endpoint:<model> (with --endpoint) | a cross-encoder folder')
     .option('--k <n>', 'result-list size')
     .option('--tau <x>', 'coverage threshold for a hit, in (0, 1]')

@@ -7,6 +7,11 @@
  * models and caches in; its stage record and its items out), so chunkers can be run apart (e.g. in
  * parallel worker threads with their own models) and concatenated in plan order.
  *
+ * Several embedders (SPEC §5.3; the configs' `embedder` names): the questions are embedded once per
+ * embedder, each chunker builds one dense index per embedder its configs use (BM25 once), and the pools
+ * of `dense:<name>` / `hybrid:<name>` come from that embedder's index and question vectors. Semantic
+ * chunking, the chunk-index key and context tokens use the first listed embedder (`embedder`).
+ *
  * A failing item (one question × config) or a failing chunker is recorded, never averaged as zero.
  */
 import { SpanproofError } from '../errors';
@@ -15,7 +20,7 @@ import type { RunSettings } from '../settings';
 import type { ResolvedQuestion } from '../groundtruth';
 import type { PairScorer, TextEmbedder } from '../models';
 import type { EmbeddingCache } from '../cache';
-import type { RerankCache, RetrieverPools } from '../retrieval';
+import type { DenseIndex, RerankCache, RetrieverPools } from '../retrieval';
 import { chunkIndexKey } from '../chunking';
 import { planConfigs, type BuiltinConfigPlan } from './plan';
 import { prepareChunkerScoring, scoreItem } from './score';
@@ -50,7 +55,10 @@ export interface EngineInput {
   documents: readonly CorpusDocument[];
   questions: readonly ResolvedQuestion[];
   settings: RunSettings;
+  /** The first listed embedder: semantic chunking, the chunk-index key, context tokens. */
   embedder: TextEmbedder;
+  /** Every embedder by its name (ConfigPlan.embedder), for the dense axis; absent = `embedder` under every name. */
+  embedders?: ReadonlyMap<string, TextEmbedder>;
   /** Required when `settings.rerank` contains true. */
   reranker: PairScorer | null;
   caches?: EngineCaches;
@@ -75,30 +83,63 @@ export interface EngineContext extends EngineInput {
   pairCache: RerankCache;
   contextTokens: ReturnType<typeof contextTokenCounter>;
   docSha: ReadonlyMap<string, string>;
-  /** The questions' embeddings (questions × dim), once for every chunker; empty when no config is dense. */
-  queryVectors: Float32Array;
-  queryEmbedMsPer: number;
+  /** The questions' embeddings (questions × dim) per embedder name, once for every chunker; only the names dense configs use. */
+  queryVectors: ReadonlyMap<string, Float32Array>;
+  /** ms of question embedding per question, per embedder name. */
+  queryEmbedMsPer: ReadonlyMap<string, number>;
 }
 
-/** The engine's work units: per chunker 3 stage units (chunk, index, embed) + one per (question, config). */
-export function engineTotal(settings: Pick<RunSettings, 'chunkers' | 'retrievers' | 'rerank'>, questions: number, only?: ReadonlyMap<string, ReadonlySet<string>>): number {
+/** The model of embedder `name` (ConfigPlan.embedder). */
+function embedderFor(input: Pick<EngineInput, 'embedder' | 'embedders'>, name: string): TextEmbedder {
+  return input.embedders?.get(name) ?? input.embedder;
+}
+
+/** The embedder names the dense and hybrid configs of `configs` use, in plan order. */
+function denseEmbedders(configs: readonly BuiltinConfigPlan[]): string[] {
+  return [...new Set(configs.flatMap((c) => (c.embedder === null ? [] : [c.embedder])))];
+}
+
+/**
+ * The engine's work units: per chunker 2 stage units (chunk, index) + one embed unit per embedder its
+ * dense configs use (at least one), + one per (question, config) — with `only` (a shard), its chunkers and questions.
+ */
+export function engineTotal(settings: Parameters<typeof planConfigs>[0], questions: number, only?: ReadonlyMap<string, ReadonlySet<string>>): number {
   const configs = planConfigs(settings);
-  if (only) return [...new Set(configs.map((c) => c.chunker))].filter((ch) => only.has(ch)).reduce((t, ch) => t + 3 + configs.filter((c) => c.chunker === ch).length * only.get(ch)!.size, 0);
-  return new Set(configs.map((c) => c.chunker)).size * 3 + configs.length * questions;
+  let units = 0;
+  for (const chunker of new Set(configs.map((c) => c.chunker))) {
+    if (only && !only.has(chunker)) continue;
+    const mine = configs.filter((c) => c.chunker === chunker);
+    units += 2 + Math.max(1, denseEmbedders(mine).length) + mine.length * (only ? only.get(chunker)!.size : questions);
+  }
+  return units;
+}
+
+/** The questions embedded once per embedder the dense configs use. */
+async function embedQuestions(input: EngineInput, configs: readonly BuiltinConfigPlan[]): Promise<{ vectors: Map<string, Float32Array>; msPer: Map<string, number>; ms: number }> {
+  const vectors = new Map<string, Float32Array>();
+  const msPer = new Map<string, number>();
+  let ms = 0;
+  const texts = input.questions.map((q) => q.question);
+  for (const name of denseEmbedders(configs)) {
+    const t = performance.now();
+    vectors.set(name, texts.length > 0 ? await embedderFor(input, name).embed(texts) : new Float32Array(0));
+    const took = performance.now() - t;
+    ms += took;
+    msPer.set(name, texts.length ? took / texts.length : 0);
+  }
+  return { vectors, msPer, ms };
 }
 
 /** Runs every chunker of the plan. Throws SpanproofError('cancelled') on a cancel, ('internal') when reranking is on without a reranker. */
 export async function runEngine(input: EngineInput): Promise<EngineOutput> {
-  const { settings, questions, embedder } = input;
+  const { settings, embedder } = input;
   const configs = planConfigs(settings);
   const progress = input.progress ?? RunProgress.silent();
   if (configs.some((c) => c.rerank) && !input.reranker) throw new SpanproofError('internal', 'reranking is on but no reranker was loaded.');
   // Question embeddings, once for every chunker.
   await progress.setStage('embed:questions');
-  const t0 = performance.now();
-  const needsDense = configs.some((c) => c.retriever !== 'bm25');
-  const queryVectors = needsDense && questions.length > 0 ? await embedder.embed(questions.map((q) => q.question)) : new Float32Array(0);
-  const queryEmbedMs = performance.now() - t0;
+  const q = await embedQuestions(input, configs);
+  const queryEmbedMs = q.ms;
   const ctx: EngineContext = {
     ...input,
     progress,
@@ -106,8 +147,8 @@ export async function runEngine(input: EngineInput): Promise<EngineOutput> {
     pairCache: input.caches?.rerank ?? new Map<string, number>(),
     contextTokens: contextTokenCounter(input.documents, embedder, input.caches?.tokenCounts),
     docSha: new Map(input.documents.map((d) => [d.source, d.sha256])),
-    queryVectors,
-    queryEmbedMsPer: questions.length ? queryEmbedMs / questions.length : 0,
+    queryVectors: q.vectors,
+    queryEmbedMsPer: q.msPer,
   };
   const items: ItemRecord[] = [];
   const stages: ChunkerStage[] = [];
@@ -129,12 +170,19 @@ export async function runEngine(input: EngineInput): Promise<EngineOutput> {
   return { configs, items, stages, queryEmbedMs };
 }
 
+/** A chunker's indexes: BM25 (when a config needs it) and one dense index per embedder name its configs use. */
+interface ChunkerIndexSet {
+  bm25: ChunkerIndexes['bm25'];
+  dense: Map<string, DenseIndex | null>;
+}
+
 /** A chunker's chunks and indexes: from the resident memo, or chunked and built now. */
-async function buildChunker(ctx: EngineContext, chunker: ChunkerId, mine: readonly BuiltinConfigPlan[], st: ChunkerStage): Promise<{ indexes: ChunkerIndexes; built: boolean }> {
+async function buildChunker(ctx: EngineContext, chunker: ChunkerId, mine: readonly BuiltinConfigPlan[], st: ChunkerStage): Promise<{ indexes: ChunkerIndexSet; built: boolean }> {
   const { progress, embedder, settings } = ctx;
   await progress.setStage(`chunk:${chunker}`);
   const key = chunkIndexKey(chunker, settings.chunkerParams, embedder.id);
-  const memoKey = ctx.corpusKey ? `${ctx.corpusKey}|${key}|${embedder.id}` : null;
+  const memoOf = (e: TextEmbedder) => (ctx.corpusKey ? `${ctx.corpusKey}|${key}|${e.id}` : null);
+  const memoKey = memoOf(embedder);
   const memo = memoKey ? ctx.caches?.stages?.get(memoKey) : undefined;
   if (memo) {
     st.chunks = memo.chunks;
@@ -145,16 +193,44 @@ async function buildChunker(ctx: EngineContext, chunker: ChunkerId, mine: readon
   }
   await progress.tick(1);
   await progress.setStage(`index:${chunker}`);
-  const indexes = await indexStage({
-    chunks: st.chunks, chunker, key, embedder, memo, progress,
-    needsBm25: mine.some((c) => c.retriever !== 'dense'),
-    needsDense: mine.some((c) => c.retriever !== 'bm25'),
-    docSha: ctx.docSha, cacheDir: ctx.caches?.bm25Dir, embeddings: ctx.caches?.embeddings,
-  });
-  if (memoKey && ctx.caches?.stages) ctx.caches.stages.set(memoKey, { chunks: st.chunks, bm25: indexes.bm25 ?? memo?.bm25 ?? null, dense: indexes.dense ?? memo?.dense ?? null });
-  Object.assign(st, { bm25Ms: indexes.bm25Ms, embedMs: indexes.embedMs });
+  const names = denseEmbedders(mine);
+  const out: ChunkerIndexSet = { bm25: null, dense: new Map() };
+  // BM25 with the first embedder's dense index (one index stage), then one per further embedder.
+  for (const [i, name] of (names.length ? names : [null]).entries()) {
+    const emb = name === null ? embedder : embedderFor(ctx, name);
+    const mk = memoOf(emb);
+    const m = mk ? ctx.caches?.stages?.get(mk) : undefined;
+    const ix = await indexStage({
+      chunks: st.chunks, chunker, key, embedder: emb, memo: m, progress,
+      needsBm25: i === 0 && mine.some((c) => c.kind !== 'dense'),
+      needsDense: name !== null,
+      docSha: ctx.docSha, cacheDir: ctx.caches?.bm25Dir, embeddings: ctx.caches?.embeddings,
+    });
+    if (mk && ctx.caches?.stages) ctx.caches.stages.set(mk, { chunks: st.chunks, bm25: ix.bm25 ?? m?.bm25 ?? null, dense: ix.dense ?? m?.dense ?? null });
+    if (i === 0) out.bm25 = ix.bm25;
+    if (name !== null) out.dense.set(name, ix.dense);
+    st.bm25Ms += ix.bm25Ms;
+    st.embedMs += ix.embedMs;
+  }
   await progress.tick(1);
-  return { indexes, built: !memo };
+  return { indexes: out, built: !memo };
+}
+
+/** The candidate pools of a chunker's configs by retriever id: BM25 with the first embedder's retrievers, then per further embedder. */
+async function chunkerPools(ctx: EngineContext, st: ChunkerStage, mine: readonly BuiltinConfigPlan[], indexes: ChunkerIndexSet, questions: readonly ResolvedQuestion[], queryVectors: ReadonlyMap<string, Float32Array>): Promise<Map<string, RetrieverPools>> {
+  const pools = new Map<string, RetrieverPools>();
+  const names = denseEmbedders(mine);
+  for (const [i, name] of (names.length ? names : [null]).entries()) {
+    const group = mine.filter((c) => c.embedder === name || (i === 0 && c.kind === 'bm25'));
+    const got = await retrieveStage({
+      chunks: st.chunks, indexes: { bm25: indexes.bm25, dense: name === null ? null : indexes.dense.get(name) ?? null, bm25Ms: 0, embedMs: 0 },
+      retrievers: [...new Set(group.map((c) => c.kind))], questions, poolSize: ctx.settings.poolSize,
+      queryVectors: (name !== null && queryVectors.get(name)) || new Float32Array(0), queryEmbedMsPer: (name !== null && ctx.queryEmbedMsPer.get(name)) || 0,
+      threads: ctx.settings.threads, onQuery: () => ctx.progress.tick(),
+    });
+    for (const c of group) pools.set(c.retriever, got.get(c.kind)!);
+  }
+  return pools;
 }
 
 /**
@@ -163,13 +239,17 @@ async function buildChunker(ctx: EngineContext, chunker: ChunkerId, mine: readon
  * a cancel is rethrown.
  */
 /** The questions a chunker scores (all, or its shard's) with their rows of the question embeddings. */
-function chunkerQuestions(ctx: EngineContext, chunker: ChunkerId): { questions: readonly ResolvedQuestion[]; queryVectors: Float32Array } {
+function chunkerQuestions(ctx: EngineContext, chunker: ChunkerId): { questions: readonly ResolvedQuestion[]; queryVectors: ReadonlyMap<string, Float32Array> } {
   const want = ctx.only?.get(chunker);
   if (!want) return { questions: ctx.questions, queryVectors: ctx.queryVectors };
-  const dim = ctx.questions.length ? ctx.queryVectors.length / ctx.questions.length : 0;
   const idx = ctx.questions.map((q, i) => (want.has(q.id) ? i : -1)).filter((i) => i >= 0);
-  const queryVectors = new Float32Array(idx.length * dim);
-  idx.forEach((qi, j) => queryVectors.set(ctx.queryVectors.subarray(qi * dim, (qi + 1) * dim), j * dim));
+  const queryVectors = new Map<string, Float32Array>();
+  for (const [name, all] of ctx.queryVectors) {
+    const dim = ctx.questions.length ? all.length / ctx.questions.length : 0;
+    const rows = new Float32Array(idx.length * dim);
+    idx.forEach((qi, j) => rows.set(all.subarray(qi * dim, (qi + 1) * dim), j * dim));
+    queryVectors.set(name, rows);
+  }
   return { questions: idx.map((i) => ctx.questions[i]), queryVectors };
 }
 
@@ -179,27 +259,24 @@ export async function runChunker(ctx: EngineContext, chunker: ChunkerId): Promis
   const mine = ctx.configs.filter((c) => c.chunker === chunker);
   const st: ChunkerStage = { chunker, chunks: [], chunkMs: 0, bm25Ms: 0, embedMs: 0, cachedDocs: 0 };
   const doneAtStart = progress.done;
-  let built: { indexes: ChunkerIndexes; built: boolean };
+  let built: { indexes: ChunkerIndexSet; built: boolean };
   try {
     built = await buildChunker(ctx, chunker, mine, st);
   } catch (e) {
     if ((e as SpanproofError).code === 'cancelled') throw e;
     st.error = `chunker ${chunker} failed: ${(e as Error).message}`;
-    progress.done = doneAtStart + 3 + mine.length * questions.length;
+    progress.done = doneAtStart + 2 + Math.max(1, denseEmbedders(mine).length) + mine.length * questions.length;
     const failed = mine.flatMap((c) => questions.map((q): ItemRecord => ({ question: q.id, config: c.id, chunker, retriever: c.retriever, rerank: c.rerank, status: 'failed', error: st.error, pool: [], final: [], retrieveMs: 0, rerankMs: 0, scores: null })));
     return { stage: st, items: failed, built: true };
   }
   await progress.setStage(`retrieve:${chunker}`);
-  const pools = await retrieveStage({
-    chunks: st.chunks, indexes: built.indexes, retrievers: [...new Set(mine.map((c) => c.retriever))], questions,
-    poolSize: ctx.settings.poolSize, queryVectors, queryEmbedMsPer: ctx.queryEmbedMsPer, threads: ctx.settings.threads, onQuery: () => progress.tick(),
-  });
+  const pools = await chunkerPools(ctx, st, mine, built.indexes, questions, queryVectors);
   const items = await scoreChunker(ctx, questions, st, mine, pools);
   return { stage: st, items, built: built.built };
 }
 
 /** Rerank and score every (question, config) item of one chunker, questions outer, configs in plan order inner. */
-async function scoreChunker(ctx: EngineContext, questions: readonly ResolvedQuestion[], st: ChunkerStage, mine: readonly BuiltinConfigPlan[], pools: Map<string, RetrieverPools>): Promise<ItemRecord[]> {
+async function scoreChunker(ctx: EngineContext, questions: readonly ResolvedQuestion[], st: ChunkerStage, mine: readonly BuiltinConfigPlan[], pools: ReadonlyMap<string, RetrieverPools>): Promise<ItemRecord[]> {
   const { progress, settings } = ctx;
   const scoring = prepareChunkerScoring(st.chunks, questions, settings);
   await progress.setStage(`score:${st.chunker}`);

@@ -1,8 +1,9 @@
 /**
  * Stage "load models" — the ONE place the models of a run are loaded, for the grid run, the worker's
- * one-question re-run (through `runGrid` with the resident state) and `spanproof query`: the embedder
- * (`settings.embeddingModel`: a built-in name, a catalogue name, `endpoint:<model>`, a folder or `""`
- * = the default built-in, resolved by the embedder registry in src/core/models) and, when a config
+ * one-question re-run (through `runGrid` with the resident state) and `spanproof query`: the embedders
+ * (`settings.embedders` when it lists any — several make the dense axis `dense:<name>` — else the one
+ * `settings.embeddingModel`; each a built-in name, a catalogue name, `endpoint:<model>`, a folder, or
+ * `""` = the default built-in, resolved by the embedder registry in src/core/models) and, when a config
  * reranks, the reranker (`settings.rerankerModel`: `""`/`baseline` = the MaxSim baseline, a catalogue
  * cross-encoder, `endpoint:<model>` or a folder). Relative model folders are resolved against the
  * workspace (the corpus root), the same for every caller.
@@ -19,7 +20,7 @@
 import { isAbsolute, resolve } from 'node:path';
 import { SpanproofError } from '../errors';
 import {
-  BASELINE_RERANKER_LABEL, ModelEndpoint, describeEmbedder, describeReranker, embedderFromSetting, embedderName, loadEmbedder, loadReranker,
+  BASELINE_RERANKER_LABEL, ModelEndpoint, describeEmbedder, describeReranker, embedderName, loadEmbedder, loadReranker, runEmbedderSpecs,
   parseRerankerSpec, staticGloveDir, type EmbedderContext, type EmbedderSpec, type ModelLedgerFile, type PairScorer, type RerankerSpec, type TextEmbedder,
 } from '../models';
 import { resolvePulledModel } from '../models/catalogue/store';
@@ -29,12 +30,21 @@ import type { RunSettings } from '../settings';
 import type { ResidentState } from './resident';
 
 /** The model settings a load reads. */
-export type ModelSettings = Pick<RunSettings, 'embeddingModel' | 'rerankerModel' | 'threads' | 'modelEndpoint'>;
+export type ModelSettings = Pick<RunSettings, 'embedders' | 'embeddingModel' | 'rerankerModel' | 'threads' | 'modelEndpoint'>;
+
+/** One loaded embedder of the run and its name in config ids (`dense:<name>`). */
+export interface RunEmbedder {
+  name: string;
+  spec: EmbedderSpec;
+  model: TextEmbedder;
+}
 
 /** The loaded models of a run. */
 export interface RunModels {
-  /** null only when the caller said it needs none (`spanproof query` with bm25 and no semantic chunker). */
+  /** The first listed embedder (semantic chunking, context tokens); null only when the caller said it needs none (`spanproof query` with bm25 and no semantic chunker). */
   embedder: TextEmbedder | null;
+  /** Every embedder of the run in listed order (empty when none is needed). */
+  embedders: RunEmbedder[];
   /** null when no config reranks. */
   reranker: PairScorer | null;
   /** The run's endpoint when a model is served by one (its ledger goes to models-ledger.json). */
@@ -85,11 +95,11 @@ export interface ModelNeeds {
  * @throws SpanproofError('bad-input') when there are some and `modelEndpoint.url` is empty;
  *   ('not-found') naming `spanproof models pull` for a catalogue model that is not downloaded.
  */
-export function endpointModels(s: Pick<RunSettings, 'embeddingModel' | 'rerankerModel' | 'modelEndpoint'>, needs: ModelNeeds, modelStore?: string): string[] {
-  const embSpec = needs.embedder ? embedderFromSetting(s.embeddingModel) : null;
+export function endpointModels(s: Pick<RunSettings, 'embedders' | 'embeddingModel' | 'rerankerModel' | 'modelEndpoint'>, needs: ModelNeeds, modelStore?: string): string[] {
+  const embSpecs = needs.embedder ? runEmbedderSpecs(s) : [];
   const rrSpec = needs.reranker ? parseRerankerSpec(s.rerankerModel) : null;
-  for (const spec of [embSpec, rrSpec]) if (spec?.kind === 'catalogue') resolvePulledModel(spec.name, modelStore);
-  const out = [...(embSpec?.kind === 'endpoint' ? [`embedder endpoint:${embSpec.model}`] : []), ...(rrSpec?.kind === 'endpoint' ? [`reranker endpoint:${rrSpec.model}`] : [])];
+  for (const spec of [...embSpecs, rrSpec]) if (spec?.kind === 'catalogue') resolvePulledModel(spec.name, modelStore);
+  const out = [...embSpecs.flatMap((e) => (e.kind === 'endpoint' ? [`embedder endpoint:${e.model}`] : [])), ...(rrSpec?.kind === 'endpoint' ? [`reranker endpoint:${rrSpec.model}`] : [])];
   if (out.length > 0 && !s.modelEndpoint.url) {
     throw new SpanproofError('bad-input', `the ${out.join(' and the ')} ${out.length > 1 ? 'are' : 'is'} served by an endpoint, and no endpoint is set.`, {
       field: 'modelEndpoint.url', fix: 'pass --endpoint URL (or set spanproof.modelEndpoint.url), e.g. http://localhost:11434/v1 for Ollama or https://api.openai.com/v1.',
@@ -132,16 +142,16 @@ function embedderContext(input: LoadModelsInput, endpoint: ModelEndpoint | null)
 export async function loadRunModels(input: LoadModelsInput): Promise<RunModels> {
   const { settings, resident, onLoad } = input;
   const threads = settings.threads;
-  const spec = embedderFromSetting(settings.embeddingModel);
+  const specs = input.needsEmbedder ? runEmbedderSpecs(settings) : [];
   const rrSpec = input.needsReranker ? parseRerankerSpec(settings.rerankerModel) : null;
   const sends = endpointModels(settings, { embedder: input.needsEmbedder, reranker: input.needsReranker }, input.modelStore);
   if (sends.length && !input.cacheDir) throw new SpanproofError('internal', 'endpoint models need the run\'s cache folder.');
   const endpoint = sends.length ? new ModelEndpoint({ endpoint: settings.modelEndpoint.url, apiKey: input.apiKey, field: 'modelEndpoint.url', policy: { concurrency: settings.modelEndpoint.concurrency, timeoutMs: settings.modelEndpoint.timeoutMs, retries: settings.modelEndpoint.retries } }) : null;
-  let embedder: TextEmbedder | null = null;
+  const embedders: RunEmbedder[] = [];
   let reranker: PairScorer | null = null;
   const keptBy = (kind: string) => (kind === 'endpoint' ? undefined : resident);
   const release = async () => {
-    if (!keptBy(spec.kind)) await embedder?.dispose().catch(() => undefined);
+    for (const e of embedders) if (!keptBy(e.spec.kind)) await e.model.dispose().catch(() => undefined);
     if (!keptBy(rrSpec?.kind ?? '')) await reranker?.dispose().catch(() => undefined);
   };
   /** The model under `key` in the resident map, else loaded (timed) and kept there. */
@@ -154,8 +164,9 @@ export async function loadRunModels(input: LoadModelsInput): Promise<RunModels> 
     return m;
   };
   try {
-    if (input.needsEmbedder) {
-      embedder = await keep(keptBy(spec.kind)?.embedders, residentKey(input.workspace, spec, threads), () => loadEmbedder(spec, embedderContext(input, endpoint)));
+    for (const spec of specs) {
+      const model = await keep(keptBy(spec.kind)?.embedders, residentKey(input.workspace, spec, threads), () => loadEmbedder(spec, embedderContext(input, endpoint)));
+      embedders.push({ name: embedderName(spec), spec, model });
     }
     if (rrSpec) {
       const ctx = { threads, baseDir: input.workspace, cacheDir: input.cacheDir, endpoint: endpoint ?? undefined, modelStore: input.modelStore, signal: input.signal };
@@ -166,8 +177,8 @@ export async function loadRunModels(input: LoadModelsInput): Promise<RunModels> 
     throw e;
   }
   const describe = (): NonNullable<RunFile['models']> => ({
-    embedders: embedder ? [{ name: embedderName(spec), description: describeEmbedder(spec), id: embedder.id }] : [],
+    embedders: embedders.map((e) => ({ name: e.name, description: describeEmbedder(e.spec), id: e.model.id })),
     reranker: reranker && rrSpec ? (reranker.baseline ? `built-in MaxSim reranker: ${BASELINE_RERANKER_LABEL}` : `${describeReranker(rrSpec)} (${reranker.id})`) : null,
   });
-  return { embedder, reranker, endpoint, describe, ledger: () => endpoint?.ledgerFile() ?? null, release };
+  return { embedder: embedders[0]?.model ?? null, embedders, reranker, endpoint, describe, ledger: () => endpoint?.ledgerFile() ?? null, release };
 }

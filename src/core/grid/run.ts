@@ -108,6 +108,7 @@ export async function runGrid(params: GridRunParams, hooks: GridHooks = {}): Pro
   let models: RunModels | null = null;
   try {
     hooks.resident?.useCorpus(inputs.corpusHash);
+    if (settings.embedders.length > 0 && settings.embeddingModel.trim()) inputs.warnings.push(`embeddingModel "${settings.embeddingModel}" is ignored: the embedders setting lists the run's embedders (${settings.embedders.join(', ')}).`);
     models = await loadRunModels({
       settings, workspace: inputs.workspace, needsEmbedder: true, needsReranker: settings.rerank.includes(true), cacheDir: runCacheDir(state),
       apiKey: params.apiKey, signal: hooks.signal, resident: hooks.resident, onLoad: (ms) => clock.add('models', ms),
@@ -142,7 +143,7 @@ async function engineStage(s: RunState, models: RunModels): Promise<{ out: Engin
   }, hooks.signal);
   const out = await s.clock.time('engine', () =>
     runEngine({
-      documents: inputs.corpus.documents, questions: inputs.questions, settings, embedder: models.embedder!, reranker: models.reranker,
+      documents: inputs.corpus.documents, questions: inputs.questions, settings, embedder: models.embedder!, embedders: new Map(models.embedders.map((e) => [e.name, e.model])), reranker: models.reranker,
       corpusKey: inputs.corpusHash, caches: caches.engine, progress, faultInjection: params.faultInjection, only: s.only,
     }),
   );
@@ -175,7 +176,7 @@ async function concludeRun(s: RunState, models: RunModels, out: EngineOutput, to
   if (failedItems.length > 20) warnings.push(`… ${failedItems.length - 20} more failed items`);
   // Measured latency per config: median and IQR of the per-query times (reported; in the verdict only with weights.latency > 0).
   const latency = configLatencies(out);
-  const computeModels = { embedderParameters: models.embedder!.parameters, rerankerParameters: models.reranker?.parameters ?? null, poolSize: settings.poolSize };
+  const computeModels = { embedderParameters: models.embedder!.parameters, embedderParametersByName: Object.fromEntries(models.embedders.map((e) => [e.name, e.model.parameters])), rerankerParameters: models.reranker?.parameters ?? null, poolSize: settings.poolSize };
   const skipped = inputs.corpus.skipped.map((x) => ({ source: x.source, reason: x.reason, detail: x.detail }));
   const stageErrors = out.stages.filter((st) => st.error).map((st) => ({ chunker: st.chunker, error: st.error! }));
   const concluded = concludeResults({ settings, configs: out.configs, items: out.items, stageErrors, questions: inputs.questions, acceptance: inputs.acceptance, skipped, computeModels, latency, time: (name, f) => { const t = performance.now(); try { return f(); } finally { clock.add(name, performance.now() - t); } } });

@@ -3,7 +3,7 @@
  * CLI, the extension, through the worker of src/worker — asks for and gets back; the worker protocol
  * src/shared/protocol.ts carries them unchanged), and what the engine's stages hand each other.
  */
-import type { Chunk, ChunkerId, RetrieverId } from '../types';
+import type { Chunk, ChunkerId } from '../types';
 import type { Bm25Index, DenseIndex, Hit } from '../retrieval';
 import type { RunSettings } from '../settings';
 import type { ConfigPlan, PlanChunker } from './plan';
@@ -88,7 +88,8 @@ export interface ItemRecord {
   question: string;
   config: string;
   chunker: PlanChunker;
-  retriever: RetrieverId | string;
+  /** The retriever id of the config id (`dense:<name>` with several embedders; an external retriever's name). */
+  retriever: string;
   rerank: boolean;
   status: 'ok' | 'failed';
   error?: string;

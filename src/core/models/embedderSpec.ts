@@ -120,3 +120,14 @@ export function describeEmbedder(spec: EmbedderSpec): string {
 export function embedderFromSetting(value: string): EmbedderSpec {
   return value.trim() === '' ? { kind: 'builtin', name: DEFAULT_EMBEDDER } : parseEmbedderSpec(value);
 }
+
+/**
+ * The embedders of a run, in listed order: the `embedders` list when it is not empty (a grid axis:
+ * with more than one, retrievers become `dense:<name>` / `hybrid:<name>`), else the one
+ * `embeddingModel` ('' = {@link DEFAULT_EMBEDDER}). The first is the one semantic chunking uses and
+ * whose tokenizer counts context tokens.
+ * @throws SpanproofError('bad-input') for a bad entry or two entries with the same name (field `embedders`).
+ */
+export function runEmbedderSpecs(s: { embedders: readonly string[]; embeddingModel: string }): EmbedderSpec[] {
+  return s.embedders.length > 0 ? parseEmbedderList(s.embedders) : [embedderFromSetting(s.embeddingModel)];
+}

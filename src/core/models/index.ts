@@ -22,6 +22,7 @@ export {
   embedderName,
   parseEmbedderList,
   parseEmbedderSpec,
+  runEmbedderSpecs,
   type BuiltinEmbedderName,
   type EmbedderSpec,
 } from './embedderSpec';

@@ -128,6 +128,10 @@ export const RUN_SETTINGS_SCHEMA = z.strictObject({
   retrievers: setting(z.array(retrieverId).min(1), [...RETRIEVER_IDS], { invalidates: 'retrieval', description: 'Retrievers in the grid.', jsonSchema: unique }),
   rerank: setting(z.array(z.boolean()).min(1), [false, true], { invalidates: 'retrieval', description: 'Reranker settings the grid runs ([false, true] = off and on).', jsonSchema: unique }),
   embeddingModel: setting(z.string(), '', { invalidates: 'index', restricted: true, description: 'Embedding model: a built-in name (static-glove, use-lite), a catalogue name (spanproof models list), endpoint:<model> (served at spanproof.modelEndpoint.url) or a model folder (model.onnx + tokenizer.json). Empty = the default built-in (static-glove). Needs a trusted workspace.' }),
+  embedders: setting(z.array(z.string()), [], {
+    invalidates: 'index', restricted: true, jsonSchema: unique,
+    description: 'Several embedders in one grid, e.g. ["use-lite", "static-glove"] (built-in names, catalogue names, endpoint:<model>, model folders): with more than one, the dense and hybrid retrievers run once per embedder as dense:<name> / hybrid:<name>, compared paired per question; semantic chunking and context tokens use the first. Empty (default) = the one embeddingModel. When set, embeddingModel is ignored. Needs a trusted workspace.',
+  }),
   rerankerModel: setting(z.string(), '', { invalidates: 'retrieval', restricted: true, description: 'Reranker: empty or baseline = the built-in MaxSim baseline (not a trained cross-encoder); a catalogue cross-encoder (spanproof models list); endpoint:<model> (served at spanproof.modelEndpoint.url); or a cross-encoder model folder. Needs a trusted workspace.' }),
   modelEndpoint: group({
     url: setting(z.string(), '', { restricted: true, description: 'Base URL serving endpoint:<model> embedders (OpenAI-compatible POST {url}/embeddings) and rerankers (POST {url}/rerank), e.g. http://localhost:11434/v1. Empty = none: nothing is sent. Needs a trusted workspace; the API key lives in SecretStorage (CLI: SPANPROOF_API_KEY).' }),

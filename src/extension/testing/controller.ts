@@ -116,7 +116,7 @@ export class QuestionTests implements vscode.Disposable {
     const plan = rec && f.runs.latest ? planConfigs(f.runs.latest.run.settings).find((c) => c.id === rec) : undefined;
     if (kind === 'recommended' && plan) {
       run.appendOutput(`Judging ${ids.length} question(s) in the recommended config ${rec} of the latest run.\r\n`);
-      const r = await this.sp.runner.run(f.store, undefined, { questionIds: ids, grid: { chunkers: [plan.chunker], retrievers: [plan.retriever], rerank: [plan.rerank] }, writeRun: false, token, title: 'Spanproof: testing questions' });
+      const r = await this.sp.runner.run(f.store, undefined, { questionIds: ids, grid: { chunkers: [plan.chunker], retrievers: [plan.kind], rerank: [plan.rerank] }, writeRun: false, token, title: 'Spanproof: testing questions' });
       if (!r?.records) return undefined;
       return { records: r.records, config: plan.id, role: 'recommended config', k: r.results.k, tau: r.results.tau, timings: r.timings, grid: null };
     }

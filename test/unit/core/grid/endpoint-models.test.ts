@@ -92,3 +92,35 @@ test('an endpoint model without an endpoint fails before any work, naming the se
     /modelEndpoint\.url: the embedder endpoint:x is served by an endpoint, and no endpoint is set\. Fix: pass --endpoint URL/,
   );
 });
+
+test('an endpoint embedder beside static-glove and an endpoint reranker, against a server that rate-limits: sane quality, an identical re-run sends zero requests', async (t) => {
+  let n = 0;
+  let limited = 0;
+  const srv = await startFakeModelServer({ script: (): JsonReply | undefined => (++n % 3 === 0 ? (limited++, { status: 429, headers: { 'retry-after': '0' } }) : undefined) });
+  t.after(() => srv.close());
+  const root = tmp('endpoint-axis');
+  const settings = smallSettings({
+    chunkers: ['heading'], retrievers: ['dense', 'hybrid'], rerank: [false, true],
+    embedders: ['endpoint:bow', 'static-glove'], rerankerModel: 'endpoint:bow-rerank',
+    modelEndpoint: { url: srv.url, concurrency: 2, timeoutMs: 10000, retries: 3, batchSize: 16 },
+  });
+  const params = { workspace: MINI, groundTruthFile: MINI_GT, settings, cacheDir: join(root, 'cache'), apiKey: 'sk-axis' };
+  const a = await runGrid({ ...params, outDir: join(root, 'a') });
+  assert.equal(a.status, 'succeeded');
+  const ids = a.results.configs.map((c) => c.id).sort();
+  assert.deepEqual(ids, ['heading/dense:endpoint:bow/none', 'heading/dense:endpoint:bow/rerank', 'heading/dense:static-glove/none', 'heading/dense:static-glove/rerank', 'heading/hybrid:endpoint:bow/none', 'heading/hybrid:endpoint:bow/rerank', 'heading/hybrid:static-glove/none', 'heading/hybrid:static-glove/rerank']);
+  const first = srv.requests.length;
+  assert.ok(limited >= 1, 'the server rate-limited some requests');
+  const ledger = JSON.parse(readFileSync(join(a.runDir!, 'models-ledger.json'), 'utf8'));
+  assert.equal(ledger.requests, first, 'the ledger counts every request the server saw, 429s included');
+  assert.equal(ledger.retries, limited, 'every 429 was retried (after its Retry-After)');
+  const hit = (id: string) => a.results.configs.find((c) => c.id === id)!.metrics['hit@5'].mean;
+  assert.ok(hit('heading/dense:endpoint:bow/none') >= 0.5, `endpoint dense: hit@5 ${hit('heading/dense:endpoint:bow/none')}`);
+  assert.ok(hit('heading/dense:endpoint:bow/rerank') >= 0.5, `endpoint reranked: ${hit('heading/dense:endpoint:bow/rerank')}`);
+  assert.deepEqual(readRun(a.runDir!).run.models?.embedders.map((e) => e.name), ['endpoint:bow', 'static-glove']);
+
+  const b = await runGrid({ ...params, outDir: join(root, 'b') });
+  assert.equal(srv.requests.length, first, 'second identical run: zero requests');
+  assert.equal(readText(join(b.runDir!, 'results.json')), readText(join(a.runDir!, 'results.json')));
+  assert.equal(JSON.parse(readFileSync(join(b.runDir!, 'models-ledger.json'), 'utf8')).requests, 0);
+});
