@@ -13,6 +13,7 @@ import { loadStage } from '../grid/load';
 import { runGrid, type GridHooks } from '../grid/run';
 import { serializeGroundTruth, type GroundTruthFile } from '../groundtruth';
 import { metricDef } from '../metrics/registry';
+import { ENDPOINT_PREFIX } from '../models/embedderSpec';
 import { resolveCacheDir, writeInjectionStudy } from '../runs';
 import type { GridRunParams, GridRunResult } from '../grid/types';
 import { isSpanproofError } from '../errors';
@@ -35,12 +36,14 @@ export interface InjectionStudyInput {
   questionIds?: string[];
   /** Scratch parent (default os.tmpdir()). */
   scratchRoot?: string;
+  /** API key of `settings.modelEndpoint.url` (endpoint models; in memory only). */
+  apiKey?: string;
 }
 
-/** Model folder settings made absolute against the original workspace (the copy lives elsewhere). */
+/** Model folder settings made absolute against the original workspace (the copy lives elsewhere); `endpoint:<model>` entries stay as they are. */
 function anchoredSettings(s: RunSettings, workspace: string, extraBytes: number): RunSettings {
-  const abs = (v: string) => (v && !isAbsolute(v) && /[\\/]|^\./.test(v) ? resolve(workspace, v) : v);
-  return { ...s, embeddingModel: abs(s.embeddingModel), rerankerModel: abs(s.rerankerModel), maxFileBytes: s.maxFileBytes + extraBytes };
+  const abs = (v: string) => (v && !v.startsWith(ENDPOINT_PREFIX) && !isAbsolute(v) && /[\\/]|^\./.test(v) ? resolve(workspace, v) : v);
+  return { ...s, embeddingModel: abs(s.embeddingModel), embedders: s.embedders.map(abs), rerankerModel: abs(s.rerankerModel), maxFileBytes: s.maxFileBytes + extraBytes };
 }
 
 /** Writes the planted copy and its ground truth under `dir`; returns the copy's corpus root and ground-truth file. */
@@ -80,7 +83,7 @@ export async function runInjectionStudy(input: InjectionStudyInput, hooks: Pick<
     const extra = Math.max(...planted.canaries.map((c) => c.text.length + 4)) * planted.canaries.length * 3;
     const r = await runGrid({
       workspace: copy.root, groundTruthFile: copy.gtFile, settings: anchoredSettings(settings, inputs.workspace, extra),
-      cacheDir: resolveCacheDir(inputs.workspace, input.cacheDir), writeRun: false, returnRecords: true, requireScorable: true,
+      cacheDir: resolveCacheDir(inputs.workspace, input.cacheDir), apiKey: input.apiKey, writeRun: false, returnRecords: true, requireScorable: true,
     }, { signal: hooks.signal, onLog: hooks.onLog, onProgress: (p) => hooks.onProgress?.({ ...p, stage: `injection: ${p.stage}` }) });
     const acc = r.results.acceptance;
     if (acc.resolved !== inputs.questions.length || acc.moved) {
@@ -106,7 +109,7 @@ export async function withInjectionStudy(params: GridRunParams, result: GridRunR
   if (!params.injectionStudy || !result.runDir || result.status !== 'succeeded') return result;
   const perKind = typeof params.injectionStudy === 'object' ? params.injectionStudy.canariesPerKind : undefined;
   try {
-    const study = await runInjectionStudy({ workspace: params.workspace, groundTruthFile: params.groundTruthFile, settings: params.settings, cacheDir: params.cacheDir, canariesPerKind: perKind, questionIds: params.questionIds }, hooks);
+    const study = await runInjectionStudy({ workspace: params.workspace, groundTruthFile: params.groundTruthFile, settings: params.settings, cacheDir: params.cacheDir, canariesPerKind: perKind, questionIds: params.questionIds, apiKey: params.apiKey }, hooks);
     return { ...result, injection: { file: writeInjectionStudy(result.runDir, study), study } };
   } catch (e) {
     if (isSpanproofError(e) && e.code === 'cancelled') e.runDir = result.runDir;
