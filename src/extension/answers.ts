@@ -6,9 +6,8 @@
  * grid worker; the key never goes to settings, logs or the run directory.
  */
 import * as vscode from 'vscode';
-import { readAnswers, runGenerationStage, type GenerationStageResult } from '../core/judge';
+import { runGenerationStage, type GenerationStageResult } from '../core/judge';
 import { isSpanproofError } from '../core/errors';
-import type { AnswersData } from '../shared/answers';
 import { readSettings } from './config';
 
 /** SecretStorage key of the endpoint's API key. */
@@ -96,9 +95,4 @@ export async function generateAnswers(context: vscode.ExtensionContext, runDir: 
     void vscode.window.showErrorMessage(`Spanproof: answers failed — ${msg}`);
     return null;
   }
-}
-
-/** Handler of the webview request `loadAnswers` (src/shared/answers.ts). */
-export function loadAnswers(runDir: string): AnswersData | null {
-  return readAnswers(runDir);
 }
