@@ -76,18 +76,33 @@ function findContract(dir: string, file: string): string | null {
   return null;
 }
 
+/** What every CUAD import report says about how excerpts became evidence and questions. */
+function cuadNotes(documents: string, minSim: number): string[] {
+  return [
+    `excerpts parsed as Python literals (P10) and aligned to the contract texts of ${documents}: exact first, then whitespace/quote/case-insensitive, then fuzzy (minimum similarity ${minSim}, each listed).`,
+    'excerpts of one cell are alternatives (match "any"), as Pathway\'s hit rule takes the best label; excerpts shorter than 12 characters are not evidence (listed in import-cuad.json).',
+    'questions are templated from the category (Pathway\'s reworded questions live in its code, not in the TSV).',
+  ];
+}
+
+/** The `--documents` folder (the contract texts), which a CUAD import cannot do without. */
+function requireDocuments(tsvFile: string, documents: string | undefined): string {
+  if (!documents) {
+    throw new SpanproofError('bad-input', 'the CUAD TSV holds excerpts, not the contracts; their text is needed to place the evidence.', {
+      file: tsvFile, field: '--documents', fix: 'pass --documents DIR with the contract texts as <file stem>.txt (or .md).',
+    });
+  }
+  requirePath(documents, true, 'pass the folder holding the contract texts.');
+  return documents;
+}
+
 /**
  * Imports Pathway's CUAD TSV.
  * @throws SpanproofError('bad-input') without `opts.documents` (the contract texts are needed to place excerpts).
  */
 export function importPathwayCuad(tsvFile: string, opts: ImportOptions): ImportResult {
   const table = readCuadTsv(tsvFile);
-  if (!opts.documents) {
-    throw new SpanproofError('bad-input', 'the CUAD TSV holds excerpts, not the contracts; their text is needed to place the evidence.', {
-      file: tsvFile, field: '--documents', fix: 'pass --documents DIR with the contract texts as <file stem>.txt (or .md).',
-    });
-  }
-  requirePath(opts.documents, true, 'pass the folder holding the contract texts.');
+  const documentsDir = requireDocuments(tsvFile, opts.documents);
   const minSim = opts.minSimilarity ?? 0.9;
   const report = emptyReport('pathway-cuad', tsvFile);
   const documents: ImportedDocument[] = [];
@@ -98,7 +113,7 @@ export function importPathwayCuad(tsvFile: string, opts: ImportOptions): ImportR
   for (const row of table.rows) {
     let contract = contracts.get(row.file);
     if (contract === undefined) {
-      const p = row.file ? findContract(opts.documents, row.file) : null;
+      const p = row.file ? findContract(documentsDir, row.file) : null;
       if (p) {
         const text = readTextFile(p, 'contract');
         const placed = placeExternal(opts.workspace, p, `cuad/${path.basename(p)}`, text);
@@ -158,8 +173,6 @@ export function importPathwayCuad(tsvFile: string, opts: ImportOptions): ImportR
     }
   }
   report.documents = [...contracts.values()].filter(Boolean).length;
-  report.notes.push(`excerpts parsed as Python literals (P10) and aligned to the contract texts of ${opts.documents}: exact first, then whitespace/quote/case-insensitive, then fuzzy (minimum similarity ${minSim}, each listed).`);
-  report.notes.push('excerpts of one cell are alternatives (match "any"), as Pathway\'s hit rule takes the best label; excerpts shorter than 12 characters are not evidence (listed in import-cuad.json).');
-  report.notes.push('questions are templated from the category (Pathway\'s reworded questions live in its code, not in the TSV).');
+  report.notes.push(...cuadNotes(documentsDir, minSim));
   return { groundTruth: { spanproof: 1, corpus: 'cuad', questions }, documents, report, extras: { cuad: { answers, dropped } } };
 }
