@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { SpanproofError } from '../errors';
+import { MAX_JSON_DEPTH, tooDeepPath } from '../jsonDepth';
 import type { GroundTruthFile } from './index';
 
 const offset = z.int().nonnegative();
@@ -121,6 +122,10 @@ export function parseGroundTruth(json: string, file: string): GroundTruthFile {
     throw new SpanproofError('bad-input', `not valid JSON (${msg}).`, {
       file, field, fix: 'correct the JSON syntax (a ground-truth file is one JSON object {"spanproof": 1, "questions": [...]}).', cause: e,
     });
+  }
+  const deep = tooDeepPath(data);
+  if (deep) {
+    throw new SpanproofError('bad-input', `nested more than ${MAX_JSON_DEPTH} levels deep; not read.`, { file, field: deep, fix: 'a ground-truth file is flat: questions hold evidence selectors; remove the deeply nested value.' });
   }
   const parsed = fileSchema.safeParse(data);
   if (!parsed.success) {

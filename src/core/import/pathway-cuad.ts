@@ -19,6 +19,7 @@ import { parse } from 'csv-parse/sync';
 import { SpanproofError } from '../errors';
 import { makeSelector, type EvidenceSelector, type Question } from '../groundtruth';
 import { alignExcerpt } from '../align/align';
+import { resolveInside } from '../corpus/confine';
 import { bump, emptyReport, placeExternal, readTextFile, requirePath, slug } from './common';
 import { parsePythonList } from './python-literal';
 import type { ImportedDocument, ImportOptions, ImportResult } from './index';
@@ -67,10 +68,20 @@ export function cuadAnswerLabel(cell: string): string {
   return t === '' || t === '[]' || t === '()' || t.toLowerCase() === 'nan' ? 'no information found' : t;
 }
 
-function findContract(dir: string, file: string): string | null {
+/**
+ * The contract text for a `file` cell under `dir`, confined to `dir` by the corpus loader's real-path
+ * rule (#16 item 4): `{outside}` when the cell (`../…`, an absolute path) or a symbolic link leads out
+ * of `dir` — then nothing is read; null when no candidate name exists.
+ */
+function findContract(dir: string, file: string): string | { outside: string } | null {
   const stem = file.replace(/\.(pdf|docx?|txt|md)$/i, '');
   for (const name of [file, `${stem}.txt`, `${stem}.md`, `${file}.txt`, `${file}.md`]) {
-    const p = path.join(dir, name);
+    let p: string;
+    try {
+      p = resolveInside(dir, name, `file ${JSON.stringify(file)}`, '--documents');
+    } catch {
+      return { outside: `file ${JSON.stringify(file)} is outside --documents (${dir}); not read` };
+    }
     if (existsSync(p)) return p;
   }
   return null;
@@ -109,12 +120,13 @@ export function importPathwayCuad(tsvFile: string, opts: ImportOptions): ImportR
   const questions: Question[] = [];
   const dropped: Array<{ id: string; excerpt: string; reason: string }> = [];
   const answers: Array<{ id: string; file: string; category: string; answer: string; excerpts: number }> = [];
-  const contracts = new Map<string, { source: string; text: string } | null>();
+  const contracts = new Map<string, { source: string; text: string } | { outside: string } | null>();
   for (const row of table.rows) {
     let contract = contracts.get(row.file);
     if (contract === undefined) {
       const p = row.file ? findContract(documentsDir, row.file) : null;
-      if (p) {
+      if (typeof p === 'object' && p !== null) contract = p;
+      else if (p) {
         const text = readTextFile(p, 'contract');
         const placed = placeExternal(opts.workspace, p, `cuad/${path.basename(p)}`, text);
         if (placed.copy) documents.push(placed.copy);
@@ -140,6 +152,7 @@ export function importPathwayCuad(tsvFile: string, opts: ImportOptions): ImportR
       }
       if (!excerpts.length) { bump(report, 'no-clause'); reject('[] — the contract has no such clause (not evidence)'); continue; }
       answers[answers.length - 1].excerpts = excerpts.length;
+      if (contract && 'outside' in contract) { bump(report, 'contract-outside'); reject(contract.outside); continue; }
       if (!contract) { bump(report, 'contract-missing'); reject(`contract text for ${JSON.stringify(row.file)} not found in ${opts.documents}`); continue; }
       const evidence: EvidenceSelector[] = [];
       const reasons: string[] = [];
@@ -172,7 +185,7 @@ export function importPathwayCuad(tsvFile: string, opts: ImportOptions): ImportR
       report.converted++;
     }
   }
-  report.documents = [...contracts.values()].filter(Boolean).length;
+  report.documents = [...contracts.values()].filter((c) => c && !('outside' in c)).length;
   report.notes.push(...cuadNotes(documentsDir, minSim));
   return { groundTruth: { spanproof: 1, corpus: 'cuad', questions }, documents, report, extras: { cuad: { answers, dropped } } };
 }

@@ -17,6 +17,7 @@
  * Judge metrics (SPEC §14) plug in through {@link AnswerJudge}: same items, results beside the
  * generation scores, unmeasured as a state.
  */
+import { MAX_JSON_DEPTH, tooDeepPath } from '../jsonDepth';
 import { SpanproofError } from '../errors';
 import { parseJsonLines } from '../files';
 import { GENERATION_METRICS, scoreGeneration, type GenerationMetric, type TokenizationMode } from '../metrics/generation';
@@ -88,6 +89,9 @@ export interface AnswerRead {
  * Lines is expected: its elements as one JSON text per line, so element i (1-based) is "line" i.
  * Returns null for anything else (JSON Lines stays as it is).
  */
+/** The line standing for an array item nested too deep (rejected by the line readers as not an object). */
+const TOO_DEEP_LINE = `"nested more than ${MAX_JSON_DEPTH} levels deep"`;
+
 export function jsonArrayAsLines(text: string): string | null {
   if (!text.trimStart().startsWith('[')) return null;
   let data: unknown;
@@ -96,7 +100,9 @@ export function jsonArrayAsLines(text: string): string | null {
   } catch {
     return null;
   }
-  return Array.isArray(data) ? data.map((x) => JSON.stringify(x) ?? 'null').join('\n') : null;
+  if (!Array.isArray(data)) return null;
+  // An item nested too deep cannot be re-serialised (stack overflow): it becomes a line the reader rejects.
+  return data.map((x) => (tooDeepPath(x) ? TOO_DEEP_LINE : (JSON.stringify(x) ?? 'null'))).join('\n');
 }
 
 const ARRAY_NOTE = 'read as a JSON array (not JSON Lines): row numbers are the 1-based positions of the items in the array.';
@@ -118,6 +124,7 @@ export function readAzureJsonl(file: string): AnswerRead {
     if (l.error !== undefined) return void rejected.push({ row: line, reason: l.error });
     const o = l.value as Record<string, unknown>;
     if (typeof o !== 'object' || o === null || Array.isArray(o)) return void rejected.push({ row: line, reason: 'not a JSON object' });
+    if (tooDeepPath(o)) return void rejected.push({ row: line, reason: `nested more than ${MAX_JSON_DEPTH} levels deep` });
     const conv = (o.conversation as { messages?: unknown } | undefined)?.messages ?? o.messages;
     if (conv !== undefined) {
       if (!Array.isArray(conv)) return void rejected.push({ row: line, reason: '"messages" is not a list' });
