@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { SpanproofError } from '../errors';
-import { MAX_JSON_DEPTH, tooDeepPath } from '../jsonDepth';
+import { MAX_JSON_DEPTH, tooDeepPath } from '../files';
 import type { GroundTruthFile } from './index';
 
 const offset = z.int().nonnegative();

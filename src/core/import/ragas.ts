@@ -10,7 +10,6 @@
  * `response` and `retrieved_contexts` are kept on the question (`response`, `retrievedContexts`) for
  * `spanproof score ragas`.
  */
-import { MAX_JSON_DEPTH, tooDeepPath } from '../jsonDepth';
 import { readdirSync, realpathSync, statSync } from 'node:fs';
 import * as path from 'node:path';
 import { SpanproofError } from '../errors';
@@ -44,7 +43,6 @@ export function parseRagasJsonl(text: string): { rows: RagasRow[]; bad: Array<{ 
     if (l.error !== undefined) return void bad.push({ line, reason: l.error });
     const o = l.value as Record<string, unknown>;
     if (typeof o !== 'object' || o === null || Array.isArray(o)) return void bad.push({ line, reason: 'not a JSON object' });
-    if (tooDeepPath(o)) return void bad.push({ line, reason: `nested more than ${MAX_JSON_DEPTH} levels deep` });
     if (typeof o.user_input !== 'string' || !o.user_input.trim()) return void bad.push({ line, reason: 'missing "user_input" (the question)' });
     const strs = (k: string): string[] | undefined | null => {
       const v = o[k];

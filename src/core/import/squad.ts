@@ -12,7 +12,7 @@
  * `answers`). Unanswerable questions (v2.0 `is_impossible`) have no evidence: each is listed in
  * `rejected` with that reason and counted under `counts.unanswerable` — never silently dropped.
  */
-import { MAX_JSON_DEPTH, tooDeepPath } from '../jsonDepth';
+import { MAX_JSON_DEPTH, tooDeepPath } from '../files';
 import { SpanproofError } from '../errors';
 import { makeSelector, type EvidenceSelector, type Question } from '../groundtruth';
 import { bump, emptyReport, readTextFile, requirePath, slug } from './common';

@@ -17,9 +17,8 @@
  * Judge metrics (SPEC §14) plug in through {@link AnswerJudge}: same items, results beside the
  * generation scores, unmeasured as a state.
  */
-import { MAX_JSON_DEPTH, tooDeepPath } from '../jsonDepth';
 import { SpanproofError } from '../errors';
-import { parseJsonLines } from '../files';
+import { MAX_JSON_DEPTH, parseJsonLines, tooDeepPath } from '../files';
 import { GENERATION_METRICS, scoreGeneration, type GenerationMetric, type TokenizationMode } from '../metrics/generation';
 import { bootstrapResamples, percentileCI } from '../stats';
 import { commonestReason, readTextFile, requirePath } from '../import/common';
@@ -84,14 +83,14 @@ export interface AnswerRead {
   notes?: string[];
 }
 
+/** The line standing for an array item nested too deep: parseJsonLines rejects it as nested too deep. */
+const TOO_DEEP_LINE = '['.repeat(MAX_JSON_DEPTH + 1) + ']'.repeat(MAX_JSON_DEPTH + 1);
+
 /**
  * A whole-file JSON array (first non-space character `[` and the text parses as JSON) given where JSON
  * Lines is expected: its elements as one JSON text per line, so element i (1-based) is "line" i.
  * Returns null for anything else (JSON Lines stays as it is).
  */
-/** The line standing for an array item nested too deep (rejected by the line readers as not an object). */
-const TOO_DEEP_LINE = `"nested more than ${MAX_JSON_DEPTH} levels deep"`;
-
 export function jsonArrayAsLines(text: string): string | null {
   if (!text.trimStart().startsWith('[')) return null;
   let data: unknown;
@@ -124,7 +123,6 @@ export function readAzureJsonl(file: string): AnswerRead {
     if (l.error !== undefined) return void rejected.push({ row: line, reason: l.error });
     const o = l.value as Record<string, unknown>;
     if (typeof o !== 'object' || o === null || Array.isArray(o)) return void rejected.push({ row: line, reason: 'not a JSON object' });
-    if (tooDeepPath(o)) return void rejected.push({ row: line, reason: `nested more than ${MAX_JSON_DEPTH} levels deep` });
     const conv = (o.conversation as { messages?: unknown } | undefined)?.messages ?? o.messages;
     if (conv !== undefined) {
       if (!Array.isArray(conv)) return void rejected.push({ row: line, reason: '"messages" is not a list' });

@@ -18,7 +18,7 @@
  * - L5: coverage is averaged unrounded.
  * Means of hit rate, correctness and coverage carry a 95% percentile-bootstrap CI over items.
  */
-import { MAX_JSON_DEPTH, tooDeepPath } from '../jsonDepth';
+import { MAX_JSON_DEPTH, tooDeepPath } from '../files';
 import { SpanproofError } from '../errors';
 import { keywordSet, type KeywordTokenizer } from '../metrics/generation';
 import { bootstrapResamples, percentileCI, type MeanCI } from '../stats';

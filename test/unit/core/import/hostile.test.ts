@@ -11,6 +11,9 @@ import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 
 import { spawnSync } from 'node:child_process';
 import * as path from 'node:path';
 import { runImport, writeImport } from '../../../../src/core/import';
+import { parseJsonLines } from '../../../../src/core/files';
+import { readAzureJsonl } from '../../../../src/core/score/answers';
+import { readMemoryEval } from '../../../../src/core/score/memory';
 import { runBounded } from '../../../helpers/bounded';
 import { REPO } from '../../../helpers/paths';
 import { tempDir } from '../../../helpers/tmp';
@@ -94,7 +97,7 @@ test('item 15: wrong SQuAD types are bad input naming the field (exit 2), never 
     const r = cli(['import', 'squad', file, '--workspace', path.join(dir, `ws${i}`)]);
     assert.equal(r.code, 2, `case ${i}: ${r.stderr}`);
     assert.match(r.stderr, field);
-    assert.doesNotMatch(r.stderr, /internal error|TypeError|    at /);
+    assert.doesNotMatch(r.stderr, /internal error|TypeError| {4}at /);
   });
 });
 
@@ -127,4 +130,18 @@ test('item 15: deep nesting in SQuAD / JSONL datasets is bad input or a rejected
   const s = cli(['score', 'ragas', ragas, '--metrics', 'f1', '--json']);
   assert.equal(s.code, 0, s.stderr.slice(0, 300));
   assert.match(JSON.stringify(JSON.parse(s.stdout)), /nested more than 100 levels/);
+});
+
+test('item 15: deep nesting in an answers JSON array, a JSONL line and a memory-eval file is a rejected row or bad input', (t) => {
+  const dir = tempDir('spanproof-deep-answers-', t);
+  const deep = '['.repeat(20000) + ']'.repeat(20000);
+  const arr = path.join(dir, 'answers.json');
+  writeFileSync(arr, `[{"query":"Q?","response":"A.","ground_truth":"A."},{"query":"deep","x":${deep}}]`);
+  const read = readAzureJsonl(arr);
+  assert.deepEqual(read.rejected.map((r) => r.row), [2]);
+  assert.match(read.rejected[0].reason, /nested more than 100 levels deep/);
+  assert.match(parseJsonLines(`{"a":1}\n${deep}\n`)[1].error ?? '', /nested more than 100 levels deep \(at \[0\]/);
+  const mem = path.join(dir, 'memory.json');
+  writeFileSync(mem, `[{"query":"q","context":${deep}}]`);
+  assert.throws(() => readMemoryEval(mem), (e: Error & { code?: string; field?: string }) => e.code === 'bad-input' && /nested more than 100/.test(e.message) && e.field?.startsWith('[0].context[0]') === true);
 });
