@@ -59,7 +59,8 @@ Formats (SPEC §13):
   chroma        questions_df.csv with corpora/<corpus_id>.md beside it (code-point offsets → UTF-16)
   squad         SQuAD v1.1/v2.0 JSON; paragraphs → documents, answers widened to their sentence
 Nothing is dropped silently: every row is converted or listed as rejected with its reason.
-An existing ground-truth file is copied to groundtruth.json.bak before it is replaced (not when the
+An existing ground-truth file is copied to groundtruth.json.bak (or .bak.1, … — never overwritten)
+before it is replaced (not when the
 import is identical). When no row converts nothing is written and the exit status is 2.
 `)
     .action(async (format: string, input: string, opts: ImportCliOptions) => {

@@ -5,12 +5,11 @@
  * resolved (moved counts as resolved), 1 when any evidence is stale/ambiguous/rejected, 2 when the
  * ground-truth file is unreadable or invalid. Never writes the file unless `--fix` is given.
  */
-import { copyFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import type { Command } from 'commander';
 import { loadCorpus, type Corpus } from '../../core/corpus';
 import {
-  readGroundTruthWithText, resolveGroundTruth, withoutDrafts, writeGroundTruth, type AcceptanceReport,
+  backupGroundTruth, readGroundTruthWithText, resolveGroundTruth, withoutDrafts, writeGroundTruth, type AcceptanceReport,
 } from '../../core/groundtruth';
 import { DEFAULT_SETTINGS } from '../../core/settings';
 import type { SetExit } from './index';
@@ -26,7 +25,7 @@ export function register(program: Command, setExit: SetExit): void {
     .option('--groundtruth <file>', `ground-truth file (default <workspace>/${DEFAULT_SETTINGS.groundTruthPath})`)
     .option('--config <file>', 'run settings JSON (as for `spanproof run`): include, exclude, maxFileBytes, minQuoteLength, maxQuoteLength, groundTruthPath apply')
     .option('--json', 'print only the acceptance report as JSON on stdout')
-    .option('--fix', 'write re-anchored (moved) offsets back to the file, atomically, keeping a .bak copy of the previous version')
+    .option('--fix', 'write re-anchored (moved) offsets back to the file, atomically, keeping a backup of the previous version (groundtruth.json.bak, or .bak.1, … — an older backup is never overwritten)')
     .addHelpText('after', `
 Resolution (quote is the truth, offsets are a cache): exact at offsets → EOL-insensitive re-anchor by
 prefix/suffix then nearness (moved) → stale (nearest near-match shown) / ambiguous (candidate lines) /
@@ -50,14 +49,15 @@ ambiguous or rejected; 2 the ground-truth file is missing, unreadable or invalid
       const res = drafts.length ? resolveGroundTruth(scored, (s) => texts.get(s), resolveOpts) : full;
       const draftReport = drafts.length ? resolveGroundTruth({ ...gt, questions: drafts }, (s) => texts.get(s), resolveOpts).acceptance : undefined;
       let written = false;
+      let backup: string | undefined;
       if (opts.fix && full.changed) {
-        await copyFile(gtFile, `${gtFile}.bak`);
+        backup = await backupGroundTruth(gtFile, text); // never overwrites an older backup (#16 item 8)
         written = await writeGroundTruth(gtFile, full.updated, { expectedContent: text });
       }
       if (opts.json) {
-        process.stdout.write(`${JSON.stringify({ ...res.acceptance, ...(draftReport ? { drafts: draftReport } : {}), skipped: corpus.skipped, ...(opts.fix ? { written } : {}) }, null, 2)}\n`);
+        process.stdout.write(`${JSON.stringify({ ...res.acceptance, ...(draftReport ? { drafts: draftReport } : {}), skipped: corpus.skipped, ...(opts.fix ? { written, ...(backup ? { backup } : {}) } : {}) }, null, 2)}\n`);
       } else {
-        process.stdout.write(humanReport(gtFile, corpus, res.acceptance, opts.fix ? written : undefined));
+        process.stdout.write(humanReport(gtFile, corpus, res.acceptance, opts.fix ? written : undefined, backup));
         if (draftReport) process.stdout.write(`${draftsLine(draftReport)}\n`);
       }
       setExit(res.acceptance.resolved === res.acceptance.total ? 0 : 1);
@@ -77,7 +77,7 @@ function excerpt(s: string, max = 70): string {
   return JSON.stringify(cut.length > max ? `${cut.slice(0, max - 1).join('')}…` : flat);
 }
 
-function humanReport(gtFile: string, corpus: Corpus, a: AcceptanceReport, written: boolean | undefined): string {
+function humanReport(gtFile: string, corpus: Corpus, a: AcceptanceReport, written: boolean | undefined, backup?: string): string {
   const out: string[] = [];
   const pct = a.total === 0 ? 100 : (100 * a.resolved) / a.total;
   out.push(`Ground truth ${gtFile}: ${a.total} questions against ${corpus.root} (${corpus.documents.length} document${corpus.documents.length === 1 ? '' : 's'}${corpus.skipped.length ? `, ${corpus.skipped.length} skipped` : ''}).`);
@@ -95,6 +95,6 @@ function humanReport(gtFile: string, corpus: Corpus, a: AcceptanceReport, writte
   }
   for (const r of a.rejected) out.push(`  REJECTED  ${r.id} ${r.source}: ${r.reason}`);
   if (a.relocated.length && written === undefined) out.push('Moved offsets are not written by validate; save in the editor or run `spanproof validate --fix`.');
-  if (written) out.push(`Wrote updated offsets to ${gtFile} (previous version in ${gtFile}.bak).`);
+  if (written) out.push(`Wrote updated offsets to ${gtFile} (previous version in ${backup ?? `${gtFile}.bak`}).`);
   return `${out.join('\n')}\n`;
 }

@@ -4,11 +4,11 @@
  * an existing file is first copied to a `.bak` that does not overwrite an older backup), the graded
  * qrels as TREC text, and the conversion report as `.spanproof/import-report.json`.
  */
-import { copyFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { SpanproofError } from '../errors';
 import { outputPathError } from '../fsErrors';
-import { serializeGroundTruth, writeGroundTruth } from '../groundtruth';
+import { backupGroundTruth, serializeGroundTruth, writeGroundTruth } from '../groundtruth';
 import { writeFileAtomic as writeAtomicRaw } from '../files';
 import { DEFAULT_SETTINGS } from '../settings';
 import { importChroma } from './chroma';
@@ -59,11 +59,6 @@ export function nothingConvertedError(result: ImportResult): SpanproofError {
     file: r.input,
     fix: suggestCommand(r.input, `spanproof import ${r.format}`, `check that this is a ${r.format} dataset and read the rejection reasons above${r.format === 'pathway-cuad' || r.format === 'ragas' ? ' (is --documents the folder with the source texts?)' : ''}.`),
   });
-}
-
-function freeBackupName(file: string): string {
-  if (!existsSync(`${file}.bak`)) return `${file}.bak`;
-  for (let n = 1; ; n++) if (!existsSync(`${file}.bak.${n}`)) return `${file}.bak.${n}`;
 }
 
 /**
@@ -118,8 +113,7 @@ async function writeImportFiles(result: ImportResult, root: string): Promise<Wri
   // an identical re-import writes nothing and makes no backup
   const groundTruthUnchanged = current !== null && serializeGroundTruth(result.groundTruth, { like: current }) === current;
   if (current !== null && !groundTruthUnchanged) {
-    backup = freeBackupName(gtFile);
-    copyFileSync(gtFile, backup);
+    backup = (await backupGroundTruth(gtFile, current)) ?? null;
   }
   if (!groundTruthUnchanged) await writeGroundTruth(gtFile, result.groundTruth, { expectedContent: current });
   let qrelsFile: string | null = null;
