@@ -10,6 +10,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { writeGroundTruth } from '../../../../src/core/groundtruth';
 import { REPO } from '../../../helpers/paths';
@@ -75,13 +76,13 @@ test('item 7: a lock left by a dead process is recovered; one held by a live pro
   writeFileSync(file, EMPTY);
   const lock = join(dir, '.groundtruth.json.lock');
   const gt = { spanproof: 1 as const, questions: [{ id: 'a', question: 'Q', evidence: [{ source: 'a.md', exact: 'a quote long enough' }] }] };
-  writeFileSync(lock, JSON.stringify({ pid: deadPid(), host: require('node:os').hostname(), at: new Date().toISOString() }));
+  writeFileSync(lock, JSON.stringify({ pid: deadPid(), host: hostname(), at: new Date().toISOString() }));
   assert.equal(await writeGroundTruth(file, gt), true, 'the stale lock did not block the write');
   assert.equal(existsSync(lock), false);
   // A live holder (a sleeping child process): the write waits up to its timeout, then says who holds the lock.
   const holder = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 30000)']);
   try {
-    writeFileSync(lock, JSON.stringify({ pid: holder.pid, host: require('node:os').hostname(), at: new Date().toISOString() }));
+    writeFileSync(lock, JSON.stringify({ pid: holder.pid, host: hostname(), at: new Date().toISOString() }));
     await assert.rejects(writeGroundTruth(file, { ...gt, questions: [] }, { lockTimeoutMs: 600 }), (e: Error) => /being written by another process/.test(e.message) && e.message.includes(String(holder.pid)) && /\.groundtruth\.json\.lock/.test(e.message));
     assert.equal(JSON.parse(readFileSync(file, 'utf8')).questions.length, 1, 'not written while locked');
   } finally {
