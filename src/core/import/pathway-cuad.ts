@@ -87,24 +87,17 @@ function findContract(dir: string, file: string): string | { outside: string } |
   return null;
 }
 
-/** What every CUAD import report says about how excerpts became evidence and questions. */
-function cuadNotes(documents: string, minSim: number): string[] {
-  return [
-    `excerpts parsed as Python literals (P10) and aligned to the contract texts of ${documents}: exact first, then whitespace/quote/case-insensitive, then fuzzy (minimum similarity ${minSim}, each listed).`,
-    'excerpts of one cell are alternatives (match "any"), as Pathway\'s hit rule takes the best label; excerpts shorter than 12 characters are not evidence (listed in import-cuad.json).',
-    'questions are templated from the category (Pathway\'s reworded questions live in its code, not in the TSV).',
-  ];
-}
-
-/** The `--documents` folder (the contract texts), which a CUAD import cannot do without. */
-function requireDocuments(tsvFile: string, documents: string | undefined): string {
-  if (!documents) {
-    throw new SpanproofError('bad-input', 'the CUAD TSV holds excerpts, not the contracts; their text is needed to place the evidence.', {
-      file: tsvFile, field: '--documents', fix: 'pass --documents DIR with the contract texts as <file stem>.txt (or .md).',
-    });
-  }
-  requirePath(documents, true, 'pass the folder holding the contract texts.');
-  return documents;
+/**
+ * The contract of a `file` cell: its text and workspace source (a copy placed into `documents` when
+ * it lives outside the workspace), `{outside}` when the cell leads out of `--documents`, null when absent.
+ */
+function loadContract(dir: string, workspace: string, file: string, documents: ImportedDocument[]): { source: string; text: string } | { outside: string } | null {
+  const p = file ? findContract(dir, file) : null;
+  if (p === null || typeof p === 'object') return p;
+  const text = readTextFile(p, 'contract');
+  const placed = placeExternal(workspace, p, `cuad/${path.basename(p)}`, text);
+  if (placed.copy) documents.push(placed.copy);
+  return { source: placed.source, text };
 }
 
 /**
@@ -113,7 +106,12 @@ function requireDocuments(tsvFile: string, documents: string | undefined): strin
  */
 export function importPathwayCuad(tsvFile: string, opts: ImportOptions): ImportResult {
   const table = readCuadTsv(tsvFile);
-  const documentsDir = requireDocuments(tsvFile, opts.documents);
+  if (!opts.documents) {
+    throw new SpanproofError('bad-input', 'the CUAD TSV holds excerpts, not the contracts; their text is needed to place the evidence.', {
+      file: tsvFile, field: '--documents', fix: 'pass --documents DIR with the contract texts as <file stem>.txt (or .md).',
+    });
+  }
+  requirePath(opts.documents, true, 'pass the folder holding the contract texts.');
   const minSim = opts.minSimilarity ?? 0.9;
   const report = emptyReport('pathway-cuad', tsvFile);
   const documents: ImportedDocument[] = [];
@@ -124,14 +122,7 @@ export function importPathwayCuad(tsvFile: string, opts: ImportOptions): ImportR
   for (const row of table.rows) {
     let contract = contracts.get(row.file);
     if (contract === undefined) {
-      const p = row.file ? findContract(documentsDir, row.file) : null;
-      if (typeof p === 'object' && p !== null) contract = p;
-      else if (p) {
-        const text = readTextFile(p, 'contract');
-        const placed = placeExternal(opts.workspace, p, `cuad/${path.basename(p)}`, text);
-        if (placed.copy) documents.push(placed.copy);
-        contract = { source: placed.source, text };
-      } else contract = null;
+      contract = loadContract(opts.documents, opts.workspace, row.file, documents);
       contracts.set(row.file, contract);
     }
     for (const cat of table.categories) {
@@ -186,6 +177,8 @@ export function importPathwayCuad(tsvFile: string, opts: ImportOptions): ImportR
     }
   }
   report.documents = [...contracts.values()].filter((c) => c && !('outside' in c)).length;
-  report.notes.push(...cuadNotes(documentsDir, minSim));
+  report.notes.push(`excerpts parsed as Python literals (P10) and aligned to the contract texts of ${opts.documents}: exact first, then whitespace/quote/case-insensitive, then fuzzy (minimum similarity ${minSim}, each listed).`);
+  report.notes.push('excerpts of one cell are alternatives (match "any"), as Pathway\'s hit rule takes the best label; excerpts shorter than 12 characters are not evidence (listed in import-cuad.json).');
+  report.notes.push('questions are templated from the category (Pathway\'s reworded questions live in its code, not in the TSV).');
   return { groundTruth: { spanproof: 1, corpus: 'cuad', questions }, documents, report, extras: { cuad: { answers, dropped } } };
 }

@@ -42,6 +42,20 @@ function sentenceRange(text: string, start: number, end: number): { start: numbe
 }
 
 /**
+ * Where a (non-empty) answer `text` is in `context`, UTF-16 offsets: at `answerStart` (Python code
+ * points) when the text is there, else the occurrence nearest to it (`corrected`); null when absent.
+ */
+function locateAnswer(context: string, toU16: (cp: number) => number | undefined, text: string, answerStart: number): { s: number; e: number; corrected: boolean } | null {
+  const s = toU16(answerStart);
+  const e = s === undefined ? undefined : toU16(answerStart + Array.from(text).length);
+  if (s !== undefined && e !== undefined && context.slice(s, e) === text) return { s, e, corrected: false };
+  const want = s ?? 0;
+  let best = -1;
+  for (let p = context.indexOf(text); p >= 0; p = context.indexOf(text, p + 1)) if (best < 0 || Math.abs(p - want) < Math.abs(best - want)) best = p;
+  return best < 0 ? null : { s: best, e: best + text.length, corrected: true };
+}
+
+/**
  * Imports a SQuAD JSON file.
  * @throws SpanproofError('bad-input') when the file is not JSON or has no `data` array.
  */
@@ -103,18 +117,10 @@ export function importSquad(file: string, _opts: ImportOptions): ImportResult {
         for (const [k, a] of answers.entries()) {
           if (typeof a?.text !== 'string' || !Number.isInteger(a.answer_start)) return reject(`answers[${k}] lacks text/answer_start`);
           if (!a.text) return reject(`answers[${k}].text is empty: no answer to locate`);
-          let s = toU16(a.answer_start!);
-          let e = s === undefined ? undefined : toU16(a.answer_start! + Array.from(a.text).length);
-          if (s === undefined || e === undefined || context.slice(s, e) !== a.text) {
-            // answer_start off: take the occurrence nearest to it
-            const want = s ?? 0;
-            let best = -1;
-            for (let p = context.indexOf(a.text); p >= 0; p = context.indexOf(a.text, p + 1)) if (best < 0 || Math.abs(p - want) < Math.abs(best - want)) best = p;
-            if (best < 0 || !a.text) return reject(`answers[${k}].text ${JSON.stringify(a.text)} is not in the paragraph`);
-            bump(report, 'answer-start-corrected');
-            s = best;
-            e = best + a.text.length;
-          }
+          const at = locateAnswer(context, toU16, a.text, a.answer_start!);
+          if (!at) return reject(`answers[${k}].text ${JSON.stringify(a.text)} is not in the paragraph`);
+          if (at.corrected) bump(report, 'answer-start-corrected');
+          const { s, e } = at;
           if (!texts.includes(a.text)) texts.push(a.text);
           const sent = sentenceRange(context, s, e);
           const key = `${sent.start}:${sent.end}`;
