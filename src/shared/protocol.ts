@@ -216,7 +216,7 @@ export function isWebviewToHost(x: unknown): x is WebviewToHost {
   return isObj(x) && (x.type === 'ready' || (x.type === 'request' && typeof x.seq === 'number' && typeof x.method === 'string'));
 }
 /** Tabs of the results panel the host may select (`showRun`); the webview's tab registry (webview/tabs/registry.ts) may have more. */
-export type ResultsTab = 'ranking' | 'matrix' | 'causes' | 'tau' | 'bias' | 'answers' | 'question' | 'history';
+export type ResultsTab = 'ranking' | 'matrix' | 'causes' | 'tau' | 'bias' | 'injection' | 'answers' | 'question' | 'history';
 
 export function isHostToWebview(x: unknown): x is HostToWebview {
   return isObj(x) && ((x.type === 'response' && typeof x.seq === 'number') || (x.type === 'notify' && typeof x.event === 'string'));

@@ -16,7 +16,7 @@ import { metricDef } from '../metrics/registry';
 import { resolveCacheDir, writeInjectionStudy } from '../runs';
 import type { GridRunParams, GridRunResult } from '../grid/types';
 import { isSpanproofError } from '../errors';
-import type { RunSettings } from '../settings';
+import { parseRunSettings, type RunSettings } from '../settings';
 import { plantCanaries, DEFAULT_CANARIES_PER_KIND, type PlantedCorpus } from './canaries';
 import { injectionExposure } from './exposure';
 import type { InjectionStudy } from './types';
@@ -103,10 +103,12 @@ export async function runInjectionStudy(input: InjectionStudyInput, hooks: Pick<
  * the result with `injection` set. A cancel during the study names the (finished) run directory.
  */
 export async function withInjectionStudy(params: GridRunParams, result: GridRunResult, hooks: Pick<GridHooks, 'signal' | 'onProgress' | 'onLog'> = {}): Promise<GridRunResult> {
-  if (!params.injectionStudy || !result.runDir || result.status !== 'succeeded') return result;
-  const perKind = typeof params.injectionStudy === 'object' ? params.injectionStudy.canariesPerKind : undefined;
+  const settings = parseRunSettings(params.settings, 'settings');
+  const wanted = params.injectionStudy ?? settings.injection.study;
+  if (!wanted || !result.runDir || result.status !== 'succeeded') return result;
+  const perKind = (typeof wanted === 'object' ? wanted.canariesPerKind : undefined) ?? settings.injection.canariesPerKind;
   try {
-    const study = await runInjectionStudy({ workspace: params.workspace, groundTruthFile: params.groundTruthFile, settings: params.settings, cacheDir: params.cacheDir, canariesPerKind: perKind, questionIds: params.questionIds }, hooks);
+    const study = await runInjectionStudy({ workspace: params.workspace, groundTruthFile: params.groundTruthFile, settings, cacheDir: params.cacheDir, canariesPerKind: perKind, questionIds: params.questionIds }, hooks);
     return { ...result, injection: { file: writeInjectionStudy(result.runDir, study), study } };
   } catch (e) {
     if (isSpanproofError(e) && e.code === 'cancelled') e.runDir = result.runDir;

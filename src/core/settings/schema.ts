@@ -180,4 +180,9 @@ export const RUN_SETTINGS_SCHEMA = z.strictObject({
     model: setting(z.string(), '', { restricted: true, description: 'Model at spanproof.judge.endpoint that drafts questions (Draft Questions…); empty = spanproof.judge.generatorModel. Drafted quotes are kept only when they occur verbatim in the document.' }),
     count: setting(posInt, 20, { description: 'Questions to draft on the workspace (Draft Questions…, spanproof draft --count).' }),
   }, { invalidates: null }),
+  /** The injection exposure study (issue #17, docs/safety.md): run after a written run; its results are in injection.json, so a change invalidates nothing. */
+  injection: group({
+    study: setting(z.boolean(), false, { description: 'Also run the injection exposure study (offline, no model): canary instructions of the three XPIA kinds planted in a scratch copy of the corpus, exposure@k per config written to injection.json. The documents are never modified.' }),
+    canariesPerKind: setting(z.number().int().min(1).max(50), 4, { description: 'Canaries planted per XPIA kind (manipulated content, intrusion, information gathering) in the injection study.' }),
+  }, { invalidates: null }),
 });
