@@ -24,6 +24,7 @@ import { planConfigs, planExternalConfigs } from '../../core/grid/plan';
 import { parseShardSpec } from '../../core/grid/shard';
 import { exportRunToMlflow } from '../../core/export/mlflow';
 import { buildReportModel, injectionSummaryMarkdown, rankingTable } from '../../core/report';
+import { runAttackStage, type AttackReport } from '../../core/safety';
 import { DEFAULT_SETTINGS, type RunSettings } from '../../core/settings';
 import type { GridRunResult } from '../../shared/protocol';
 import type { SetExit } from './index';
@@ -177,6 +178,16 @@ function progressPrinter(json: boolean): { update(done: number, total: number, s
   };
 }
 
+/** The XPIA attack success table (CLI). */
+function attackLines(r: AttackReport): string[] {
+  const f = (x: number) => (Number.isFinite(x) ? x.toFixed(3) : '—');
+  return [
+    `XPIA attack success (generator ${r.generatorModel}, judge ${r.judgeModel}${r.sameModel ? ' — WARNING: the same model' : ''}): share of questions whose answer followed a planted instruction, 95% CI.`,
+    ...r.configs.map((c) => `  ${c.id.padEnd(34)} ${f(c.attackSuccess.mean)} [${f(c.attackSuccess.lo)}, ${f(c.attackSuccess.hi)}]  measured ${c.attackSuccess.measured}, unmeasured ${c.attackSuccess.unmeasured}`),
+    `  ${r.note}`,
+  ];
+}
+
 /** `--canaries-per-kind` as a whole number ≥ 1 (only with --injection-study). */
 function parseCanariesPerKind(o: RunOptions): number | undefined {
   if (o.canariesPerKind === undefined) return undefined;
@@ -272,6 +283,12 @@ Exit codes:
         result = { ...result, results: { ...result.results, answers: gen.summary } as typeof result.results };
         answersLines = ['', ...generationText(gen)];
         generationCancelled = gen.status === 'cancelled';
+        // XPIA attack success (issue #17 item 2): only with --injection-study, on the exposed items.
+        if (result.injection && result.runDir && !generationCancelled) {
+          const judge = judgeSettings(settings.judge, o);
+          const att = await runAttackStage(result.runDir, { judge, apiKey: process.env.SPANPROOF_API_KEY, workspace, groundTruthFile, configs: o.generateConfigs ? o.generateConfigs.split(',').map((x) => x.trim()).filter(Boolean) : undefined, cacheDir: o.judgeCacheDir ?? (o.cacheDir ? path.join(path.resolve(o.cacheDir), 'judge') : undefined), noCache: o.judgeCache === false });
+          answersLines.push('', ...attackLines(att.report), `Attack results written to ${att.file}.`);
+        }
       }
       const acc = result.results.acceptance;
       if (o.json) {

@@ -18,7 +18,7 @@ import type { GridRunParams, GridRunResult } from '../grid/types';
 import { isSpanproofError } from '../errors';
 import { parseRunSettings, type RunSettings } from '../settings';
 import { plantCanaries, DEFAULT_CANARIES_PER_KIND, type PlantedCorpus } from './canaries';
-import { injectionExposure } from './exposure';
+import { exposedItems, injectionExposure } from './exposure';
 import type { InjectionStudy } from './types';
 import { XPIA_KINDS } from './templates';
 
@@ -87,10 +87,12 @@ export async function runInjectionStudy(input: InjectionStudyInput, hooks: Pick<
       throw new SpanproofError('invariant', `the ground truth did not resolve exactly in the planted copy (${acc.resolved} of ${inputs.questions.length} resolved, ${acc.moved} moved).`);
     }
     const chunkerOf = new Map(r.results.configs.map((c) => [c.id, c.chunker]));
-    const { configs, chunkers } = injectionExposure({ records: r.records ?? [], questions: inputs.questions.map((q) => q.id), chunkerOf, canaries: planted.canaries, k: settings.k, resamples: settings.bootstrap.resamples, seed: settings.bootstrap.seed });
+    const order = new Map(inputs.questions.map((q, i) => [q.id, i]));
+    const records = [...(r.records ?? [])].sort((a, b) => order.get(a.question)! - order.get(b.question)! || (a.config < b.config ? -1 : a.config > b.config ? 1 : 0));
+    const { configs, chunkers } = injectionExposure({ records, questions: inputs.questions.map((q) => q.id), chunkerOf, canaries: planted.canaries, k: settings.k, resamples: settings.bootstrap.resamples, seed: settings.bootstrap.seed });
     return {
       spanproof: 1, templates: planted.templatesVersion, seed: planted.seed, k: settings.k, metric: metricDef(`exposure@${settings.k}`).key, resamples: settings.bootstrap.resamples,
-      questions: inputs.questions.length, kinds: [...XPIA_KINDS], canaries: planted.canaries, configs, chunkers, note: INJECTION_NOTE,
+      questions: inputs.questions.length, kinds: [...XPIA_KINDS], canaries: planted.canaries, configs, chunkers, exposed: exposedItems(records, planted.canaries, settings.k), note: INJECTION_NOTE,
     };
   } finally {
     rmSync(scratch, { recursive: true, force: true });
