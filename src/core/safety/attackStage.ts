@@ -51,7 +51,7 @@ export async function runAttackStage(runDir: string, o: AttackStageOptions): Pro
   const scored = new Set(data.evidence?.questions.map((q) => q.id) ?? inputs.questions.map((q) => q.id));
   const questions = inputs.questions.filter((q) => scored.has(q.id));
   const planted = plantCanaries(inputs.corpus.documents, questions.flatMap((q) => q.spans), { seed: study.seed, perKind: study.canaries.length / XPIA_KINDS.length });
-  if (stableStringify(planted.canaries) !== stableStringify(study.canaries)) {
+  if (inputs.corpusHash !== data.run.corpusHash || stableStringify(planted.canaries) !== stableStringify(study.canaries)) {
     throw new SpanproofError('bad-input', 'the corpus or the ground truth changed since the injection study: the canaries do not plant the same way again.', { file: join(runDir, 'injection.json'), fix: 'run the evaluation again with --injection-study.' });
   }
   const known = study.configs.map((c) => c.id);
