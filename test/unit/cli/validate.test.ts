@@ -4,10 +4,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { tempDir } from '../../helpers/tmp';
-import { REPO } from '../../helpers/paths';
+import { REPO, SHARED_DATA } from '../../helpers/paths';
 
 const CLI = path.join(REPO, 'src', 'cli', 'main.ts');
 const FIXTURES = path.join(REPO, 'test', 'fixtures', 'groundtruth');
@@ -138,8 +138,8 @@ test('validate --config: corpus globs and minQuoteLength come from the run setti
   });
 });
 
-const FASTAPI = path.join(REPO, '..', 'shared', 'data', 'fastapi-docs');
-test('validate on the shipped FastAPI sample: 45/45, exit 0', { skip: existsSync(FASTAPI) ? false : `${FASTAPI} not present` }, () => {
+const FASTAPI = path.join(SHARED_DATA, 'fastapi-docs');
+test('validate on the shipped FastAPI sample: 45/45, exit 0', () => {
   const r = cli('--workspace', FASTAPI, '--groundtruth', `${FASTAPI}.groundtruth.json`, '--json');
   assert.equal(r.code, 0, r.stderr);
   const report = JSON.parse(r.stdout);
