@@ -5,3 +5,4 @@
 export { writeFileAtomic, writeFileAtomicAsync, openAtomicFile, type AtomicFile, type AtomicWriteOptions } from './atomic';
 export { parseJsonLines, readJsonFile, readJsonLines, type JsonLine } from './json';
 export { MAX_JSON_DEPTH, tooDeepPath } from './jsonDepth';
+export { jsonSyntaxError, lineColumnAt, parseJsonText } from './jsonText';
