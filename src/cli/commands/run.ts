@@ -30,7 +30,7 @@ import type { GridRunResult } from '../../shared/protocol';
 import type { SetExit } from './index';
 import { EXIT } from '../exit';
 import { runAndWriteBiasStudy } from './bias';
-import { writeProgress } from '../terminal';
+import { progressPrinter } from '../progress';
 import { addExternalRetrieverOptions, externalRetrieversFromOptions, type ExternalFlagOptions } from './externalFlags';
 import { parseRunSettings } from '../../core/settings';
 import { addJudgeOptions, generationText, judgeSettings, runGenerateStep, validateGenerateOptions, type JudgeCliOptions } from '../judge';
@@ -179,28 +179,6 @@ export function explainSettings(r: ReturnType<typeof resolveCliSettings>, json: 
   const lines = r.origins.map((x) => `${x.key.padEnd(w)}  ${JSON.stringify(x.value)}  ← ${x.from}`);
   for (const i of r.ignored) lines.push(`${i.key.replace(/^spanproof\./, '').padEnd(w)}  (not used from ${WORKSPACE_SETTINGS_FILE}: ${i.reason})`);
   return `${lines.join('\n')}\n`;
-}
-
-function progressPrinter(json: boolean): { update(done: number, total: number, stage: string): void; end(): void } {
-  const tty = process.stderr.isTTY && !json;
-  let lastLine = 0;
-  let lastStage = '';
-  return {
-    update(done, total, stage) {
-      if (tty) {
-        const w = 30;
-        const f = total > 0 ? Math.min(1, done / total) : 0;
-        writeProgress(`\r[${'#'.repeat(Math.round(f * w)).padEnd(w, '.')}] ${String(Math.round(f * 100)).padStart(3)}% ${done}/${total} ${stage.padEnd(24).slice(0, 24)}`);
-      } else if (!json && (stage !== lastStage || Date.now() - lastLine > 2000)) {
-        lastLine = Date.now();
-        lastStage = stage;
-        process.stderr.write(`progress ${done}/${total} ${stage}\n`);
-      }
-    },
-    end() {
-      if (tty) process.stderr.write('\n');
-    },
-  };
 }
 
 /** The XPIA attack success table (CLI). */
