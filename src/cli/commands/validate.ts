@@ -14,6 +14,8 @@ import {
 import { DEFAULT_SETTINGS } from '../../core/settings';
 import type { SetExit } from './index';
 import { settingsFromOptions } from './run';
+import { nothingToScore } from '../../core/grid/load';
+import { EXIT } from '../exit';
 
 interface ValidateOptions { workspace: string; groundtruth?: string; config?: string; json?: boolean; fix?: boolean }
 
@@ -33,7 +35,8 @@ rejected (quote shorter than ${DEFAULT_SETTINGS.minQuoteLength} or longer than $
 validate itself; the editor writes them on save, or pass --fix.
 
 Exit codes: 0 every question resolved (moved counts as resolved); 1 some evidence is stale,
-ambiguous or rejected; 2 the ground-truth file is missing, unreadable or invalid.
+ambiguous or rejected; 2 the ground-truth file is missing, unreadable or invalid, or has no
+question to score (questions: [] or drafts only — as run says).
 `)
     .action(async (opts: ValidateOptions) => {
       const workspace = opts.workspace;
@@ -60,6 +63,13 @@ ambiguous or rejected; 2 the ground-truth file is missing, unreadable or invalid
         process.stdout.write(humanReport(gtFile, corpus, res.acceptance, opts.fix ? written : undefined, backup));
         if (draftReport) process.stdout.write(`${draftsLine(draftReport)}\n`);
       }
+      // No question (questions: [], or drafts only): bad input, exit 2, as `run` says it (#16 item 20).
+      if (res.acceptance.total === 0) {
+        const e = nothingToScore({ ...res.acceptance, draftsExcluded: drafts.length }, gtFile);
+        process.stderr.write(`spanproof: ${e.message}\n`);
+        setExit(EXIT.badInput);
+        return;
+      }
       setExit(res.acceptance.resolved === res.acceptance.total ? 0 : 1);
     });
 }
@@ -81,10 +91,13 @@ function humanReport(gtFile: string, corpus: Corpus, a: AcceptanceReport, writte
   const out: string[] = [];
   const pct = a.total === 0 ? 100 : (100 * a.resolved) / a.total;
   out.push(`Ground truth ${gtFile}: ${a.total} questions against ${corpus.root} (${corpus.documents.length} document${corpus.documents.length === 1 ? '' : 's'}${corpus.skipped.length ? `, ${corpus.skipped.length} skipped` : ''}).`);
-  out.push(`Accepted ${a.resolved}/${a.total} (${pct.toFixed(1)}%): ${a.moved} moved; ${a.stale.length} stale, ${a.ambiguous.length} ambiguous, ${a.rejected.length} rejected evidence item(s).`);
+  const located = a.relocated.filter((r) => r.from.start === undefined || r.from.end === undefined).length;
+  out.push(`Accepted ${a.resolved}/${a.total} (${pct.toFixed(1)}%): ${a.moved} moved${located ? ` (${located} evidence item(s) located: they had no offsets)` : ''}; ${a.stale.length} stale, ${a.ambiguous.length} ambiguous, ${a.rejected.length} rejected evidence item(s).`);
   for (const s of corpus.skipped) out.push(`  skipped ${s.source}: ${s.reason} (${s.detail})`);
   for (const r of a.relocated) {
-    out.push(`  MOVED     ${r.id} ${r.source}: offsets ${r.from.start ?? '?'}–${r.from.end ?? '?'} → ${r.to.start}–${r.to.end} (line ${r.to.line})`);
+    // A quote that never had offsets was located, not moved (#16 item 20).
+    if (r.from.start === undefined || r.from.end === undefined) out.push(`  LOCATED   ${r.id} ${r.source}: offsets ${r.to.start}–${r.to.end} (line ${r.to.line}); the quote had none`);
+    else out.push(`  MOVED     ${r.id} ${r.source}: offsets ${r.from.start}–${r.from.end} → ${r.to.start}–${r.to.end} (line ${r.to.line})`);
   }
   for (const s of a.stale) {
     out.push(`  STALE     ${s.id} ${s.source}: ${excerpt(s.exact)} — ${s.reason}`);
