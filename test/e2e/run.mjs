@@ -8,12 +8,15 @@
 // Prints one line per scenario and a final `N passed, N failed` line; exit 1 when any failed or when
 // no scenario ran (./outcome.mjs).
 // Env: SPANPROOF_E2E_OUT (screenshots), SPANPROOF_E2E_ONLY=0,4,walkthrough (numbers or name parts),
-// SPANPROOF_E2E_VSIX (install that VSIX instead of loading the repo unpacked), SPANPROOF_E2E_SKIP_BUILD=1.
+// SPANPROOF_E2E_VSIX (install that VSIX instead of loading the repo unpacked), SPANPROOF_E2E_SKIP_BUILD=1,
+// SPANPROOF_E2E_UPDATE_MEDIA=1 (copy the screenshots listed in media.mjs into media/).
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import * as H from './harness.mjs';
 import { e2eOutcome } from './outcome.mjs';
+import { MEDIA } from './media.mjs';
 
 const { repo, join } = H;
 
@@ -85,6 +88,16 @@ try {
   await browser.close().catch(() => undefined);
   await server.stop();
   H.cleanup();
+}
+
+if (process.env.SPANPROOF_E2E_UPDATE_MEDIA) {
+  for (const [from, to] of MEDIA) {
+    const src = join(H.outDir, from);
+    if (!existsSync(src)) continue;
+    mkdirSync(dirname(join(repo, to)), { recursive: true });
+    copyFileSync(src, join(repo, to));
+    console.log(`media: ${from} -> ${to}`);
+  }
 }
 
 mkdirSync(H.outDir, { recursive: true });
