@@ -242,13 +242,28 @@ export async function openFile(page, relPath) {
 }
 
 /** Go to line `n` (1-based) of the active editor, column 1. */
-export async function gotoLine(page, n) {
-  await page.keyboard.press('Control+g');
-  const input = page.locator('.quick-input-widget input');
-  await input.waitFor({ state: 'visible' });
-  await input.fill(`:${n}:1`);
-  await sleep(200);
-  await page.keyboard.press('Enter');
+/**
+ * Moves the active editor's cursor to line `n` (a number, or `'line:col'`) with Go to Line and waits
+ * until the status bar shows the line (its Col is the visual column, so only the line is checked).
+ * Under load the quick input can take the Enter before it has read the typed line, and stay open:
+ * Enter is pressed again until it closes.
+ */
+export async function gotoLine(page, n, timeout = 20000) {
+  const widget = page.locator('.quick-input-widget');
+  const input = widget.locator('input');
+  const [line, col = '1'] = String(n).split(':');
+  const t0 = Date.now();
+  for (;;) {
+    if (!(await widget.isVisible().catch(() => false))) await page.keyboard.press('Control+g');
+    await input.waitFor({ state: 'visible' });
+    await input.fill(`:${line}:${col}`);
+    await sleep(200);
+    await page.keyboard.press('Enter');
+    const closed = await widget.waitFor({ state: 'hidden', timeout: 3000 }).then(() => true, () => false);
+    const at = page.locator('.statusbar-item', { hasText: new RegExp(`Ln ${line}, Col`) });
+    if (closed && (await at.waitFor({ timeout: 3000 }).then(() => true, () => false))) break;
+    if (Date.now() - t0 > timeout) throw new Error(`Go to Line ${line}:${col} did not move the cursor`);
+  }
   await sleep(200);
 }
 
