@@ -18,15 +18,15 @@ const ONE = { spanproof: 1 as const, questions: [{ id: 'a', question: 'Q', evide
 
 test('item 8: a symlinked groundtruth.json keeps its link; the target is written', async (t) => {
   const dir = tempDir('spanproof-gt-link-', t);
-  mkdirSync(join(dir, 'shared'));
-  writeFileSync(join(dir, 'shared', 'gt.json'), EMPTY);
+  mkdirSync(join(dir, 'team'));
+  writeFileSync(join(dir, 'team', 'gt.json'), EMPTY);
   mkdirSync(join(dir, '.spanproof'));
   const link = join(dir, '.spanproof', 'groundtruth.json');
-  symlinkSync(join('..', 'shared', 'gt.json'), link);
+  symlinkSync(join('..', 'team', 'gt.json'), link);
   assert.equal(await writeGroundTruth(link, ONE), true);
   assert.ok(lstatSync(link).isSymbolicLink(), 'still a symbolic link');
-  assert.equal(readlinkSync(link), join('..', 'shared', 'gt.json'));
-  assert.equal(JSON.parse(readFileSync(join(dir, 'shared', 'gt.json'), 'utf8')).questions[0].id, 'a');
+  assert.equal(readlinkSync(link), join('..', 'team', 'gt.json'));
+  assert.equal(JSON.parse(readFileSync(join(dir, 'team', 'gt.json'), 'utf8')).questions[0].id, 'a');
 });
 
 test('item 8: the file\'s permission bits survive a write (0600 stays 0600, 0664 stays 0664)', async (t) => {
