@@ -29,6 +29,7 @@ export const SETTING_CATEGORIES = {
   retrieval: { title: 'Retrieval and models', order: 3 },
   verdict: { title: 'Metrics and verdict', order: 4 },
   judges: { title: 'Answers and judges (opt-in)', order: 5 },
+  export: { title: 'Export (opt-in)', order: 6 },
 } as const satisfies Record<string, { title: string; order: number }>;
 export type SettingCategory = keyof typeof SETTING_CATEGORIES;
 
@@ -156,7 +157,7 @@ export const RUN_SETTINGS_SCHEMA = z.strictObject({
   mlflow: group({
     trackingUri: setting(z.string(), '', { restricted: true, description: 'MLflow tracking server (e.g. http://127.0.0.1:5000): when set, `spanproof run` exports each finished run there (docs/mlflow.md). Empty = no export. Needs a trusted workspace.' }),
     experiment: setting(z.string().min(1), 'spanproof', { description: 'MLflow experiment that exported runs go to.' }),
-  }, { invalidates: 'ranking' }),
+  }, { invalidates: 'ranking', category: 'export', scope: 'resource' }),
   external: group({
     timeoutMs: setting(posInt, 30000, { description: 'External retrievers: ms allowed per question (a command: between two answers; a URL: per request).' }),
     totalTimeoutMs: setting(posInt, 600000, { description: 'External retrievers: ms allowed for all questions of one retriever.' }),
