@@ -22,12 +22,22 @@ interface Contributed {
 const ROOT = path.resolve(__dirname, '..');
 export const SCHEMA_DIR = path.join(ROOT, 'media', 'schemas');
 
-/** The VS Code settings of package.json (`spanproof.<key>` → its contribution), from every configuration block. */
-function contributedSettings(pkg: Json): Map<string, Contributed> {
+/**
+ * The VS Code settings of package.json (`spanproof.<key>` → its contribution), from every configuration
+ * block, with `%key%` strings resolved through package.nls.json and setting links (`#spanproof.k#`)
+ * turned back into plain names.
+ */
+function contributedSettings(pkg: Json, nls: Record<string, string>): Map<string, Contributed> {
+  const text = (s: string | undefined) => s?.replace(/^%(.+)%$/, (m, k: string) => nls[k] ?? m).replace(/#(spanproof\.[\w.]+)#/g, '$1');
   const conf = (pkg.contributes as Json).configuration as Json | Json[];
   const blocks = Array.isArray(conf) ? conf : [conf];
   const out = new Map<string, Contributed>();
-  for (const b of blocks) for (const [k, v] of Object.entries((b.properties ?? {}) as Record<string, Contributed>)) out.set(k.replace(/^spanproof\./, ''), v);
+  for (const b of blocks) {
+    for (const [k, v] of Object.entries((b.properties ?? {}) as Record<string, Contributed & { items?: Contributed }>)) {
+      const enumDescriptions = v.enumDescriptions ?? v.items?.enumDescriptions;
+      out.set(k.replace(/^spanproof\./, ''), { description: text(v.description), markdownDescription: text(v.markdownDescription), enumDescriptions: enumDescriptions?.map((e) => text(e) ?? e) });
+    }
+  }
   return out;
 }
 
@@ -43,15 +53,21 @@ function valueAt(obj: unknown, key: string): unknown {
 }
 
 /** Both schemas, as written to media/schemas. */
-export function buildSchemas(pkg: Json = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8'))): { groundtruth: Json; config: Json } {
+export function buildSchemas(
+  pkg: Json = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')),
+  nls: Record<string, string> = JSON.parse(readFileSync(path.join(ROOT, 'package.nls.json'), 'utf8')),
+): { groundtruth: Json; config: Json } {
   const groundtruth = groundTruthJsonSchema();
   const config: Json & { properties: Record<string, Json> } = { title: 'Spanproof run settings (--config FILE)', description: 'The same keys as the VS Code settings spanproof.* (SPEC §11). Conventionally .spanproof/config.json.', ...(runSettingsJsonSchema() as { properties: Record<string, Json> }) };
-  for (const [key, c] of contributedSettings(pkg)) {
+  for (const [key, c] of contributedSettings(pkg, nls)) {
     const node = nodeAt(config, key);
     if (!node) continue;
-    if (c.description && !node.description) node.description = c.description;
+    const plain = c.description ?? c.markdownDescription;
+    if (plain && !node.description) node.description = plain;
     if (c.markdownDescription) node.markdownDescription = c.markdownDescription;
-    if (c.enumDescriptions && Array.isArray(node.enum)) node.enumDescriptions = c.enumDescriptions;
+    // Beside the enum they describe: the value's, or its items' for an array of enum values (chunkers).
+    const withEnum = Array.isArray(node.enum) ? node : Array.isArray((node.items as Json | undefined)?.enum) ? (node.items as Json) : undefined;
+    if (c.enumDescriptions && withEnum) withEnum.enumDescriptions = c.enumDescriptions;
     const def = valueAt(DEFAULT_SETTINGS, key);
     if (def !== undefined && node.default === undefined) node.default = def;
   }

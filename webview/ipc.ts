@@ -61,5 +61,4 @@ export function restoredState<T>(): Partial<T> | undefined {
 }
 export function persistState<T>(s: T): void {
   api.setState(s);
-  api.postMessage({ type: 'state', state: s });
 }

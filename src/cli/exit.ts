@@ -14,6 +14,8 @@ export const EXIT = {
   internal: 3,
   /** Cancelled with Ctrl-C: 128 + SIGINT (2), the shell convention. */
   cancelled: 130,
+  /** The reader of stdout went away (`spanproof … | head`): 128 + SIGPIPE (13), the shell convention. */
+  brokenPipe: 141,
 } as const;
 
 /** The exit status of a command that failed with a SpanproofError of `code`. */

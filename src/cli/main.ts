@@ -3,18 +3,20 @@
  * The `spanproof` command line (SPEC §11). Each command lives in its own file under ./commands and
  * registers itself on the program; all of them call the same core as the extension and the worker.
  * Exit codes (./exit.ts): 0 success; 1 a gate failed / questions not resolved; 2 bad input; 3 internal
- * error or a crashed worker; 130 cancelled with Ctrl-C.
+ * error or a crashed worker; 130 cancelled with Ctrl-C; 141 the reader of stdout went away
+ * (`spanproof … | head`).
  */
 import '../core/ortEnv'; // first: disables onnxruntime's telemetry before it loads
 import { Command, CommanderError } from 'commander';
 import { isSpanproofError } from '../core/errors';
 import { registerCommands } from './commands';
 import { VERSION } from '../core/version';
-import { installTerminalGuard } from './terminal';
+import { installBrokenPipeGuard, installTerminalGuard } from './terminal';
 import { EXIT, exitStatusOf } from './exit';
 
 
 async function main(argv: string[]): Promise<number> {
+  installBrokenPipeGuard(); // a reader that goes away ends the CLI quietly (#16 item 17)
   installTerminalGuard(); // every string printed is terminal-safe (#16 item 5)
   const program = new Command()
     .name('spanproof')

@@ -6,6 +6,7 @@
  * progress line, which needs a carriage return, goes through {@link writeProgress}.
  */
 import { terminalSafe } from '../core/text';
+import { EXIT } from './exit';
 
 let rawStderr: ((s: string) => boolean) | null = null;
 
@@ -28,4 +29,35 @@ export function writeProgress(line: string): void {
   const safe = `\r${terminalSafe(text)}`;
   if (rawStderr) rawStderr(safe);
   else process.stderr.write(safe);
+}
+
+let pipesGuarded = false;
+
+/**
+ * Handles a reader that goes away (#16 item 17), once for every command: EPIPE on stdout (`spanproof
+ * run --help | head`) ends the process quietly with {@link EXIT.brokenPipe} (141), as a SIGPIPE would —
+ * there is no one left to read the output; EPIPE on stderr drops later diagnostics and lets the
+ * command finish with its own exit status. Any other error on these streams is reported once on
+ * whichever stream still works, without a stack trace, and ends the process with EXIT.internal.
+ */
+export function installBrokenPipeGuard(): void {
+  if (pipesGuarded) return;
+  pipesGuarded = true;
+  process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+    if (e.code === 'EPIPE' || e.code === 'ERR_STREAM_DESTROYED') process.exit(EXIT.brokenPipe);
+    streamFailed('stdout', e);
+  });
+  process.stderr.on('error', (e: NodeJS.ErrnoException) => {
+    if (e.code === 'EPIPE' || e.code === 'ERR_STREAM_DESTROYED') return; // the stream is destroyed: later writes are dropped
+    streamFailed('stderr', e);
+  });
+}
+
+function streamFailed(which: 'stdout' | 'stderr', e: NodeJS.ErrnoException): never {
+  try {
+    if (which === 'stdout') process.stderr.write(`spanproof: cannot write to stdout: ${e.code ?? e.message}\n`);
+  } catch {
+    // nothing left to report to
+  }
+  process.exit(EXIT.internal);
 }

@@ -6,31 +6,23 @@
  * grid worker; the key never goes to settings, logs or the run directory.
  */
 import * as vscode from 'vscode';
-import { readAnswers, runGenerationStage, type GenerationStageResult } from '../core/judge';
+import { runGenerationStage, type GenerationStageResult } from '../core/judge';
 import { isSpanproofError } from '../core/errors';
-import type { AnswersData } from '../shared/answers';
 import { readSettings } from './config';
+import { endpointSetting, promptForApiKey, type EndpointAccess } from './endpoints';
+import { redactUrl } from '../core/net';
 
-/** SecretStorage key of the endpoint's API key. */
-export const JUDGE_SECRET = 'spanproof.judge.apiKey';
-
-/** Command "Spanproof: Set Judge API Key…": stores (or, with an empty input, deletes) the key. */
-export async function setJudgeApiKey(context: vscode.ExtensionContext): Promise<void> {
-  const value = await vscode.window.showInputBox({
-    title: 'Spanproof: API key of the judge endpoint',
-    prompt: 'Stored in VS Code SecretStorage, sent only to spanproof.judge.endpoint. Leave empty to remove it. Local servers (Ollama, LM Studio) need none.',
-    password: true,
-    ignoreFocusOut: true,
-  });
-  if (value === undefined) return;
-  await storeJudgeApiKey(context, value);
-  void vscode.window.showInformationMessage(value ? 'Spanproof: judge API key stored.' : 'Spanproof: judge API key removed.');
+/**
+ * Command "Spanproof: Set Judge API Key…": stores (or, with an empty input, removes) the key for the
+ * origin of `spanproof.judge.endpoint` — keys are tied to their endpoint (#16 item 2, ./endpoints).
+ */
+export async function setJudgeApiKey(access: EndpointAccess, folder: vscode.WorkspaceFolder | undefined): Promise<void> {
+  await promptForApiKey(access, 'judge.endpoint', folder);
 }
 
-/** What the command does with the typed value: stores `value` in SecretStorage, or deletes the key when it is ''. */
-export async function storeJudgeApiKey(context: vscode.ExtensionContext, value: string): Promise<void> {
-  if (value === '') await context.secrets.delete(JUDGE_SECRET);
-  else await context.secrets.store(JUDGE_SECRET, value);
+/** Stores `value` as the key of `endpoint`'s origin ('' removes it): what the command does with the typed value. */
+export async function storeJudgeApiKey(access: EndpointAccess, endpoint: string, value: string): Promise<void> {
+  await access.storeKey(endpoint, value);
 }
 
 /** True when `folder`'s judge settings are complete (endpoint, generator and judge model). */
@@ -63,18 +55,27 @@ export function judgeReady(folder: vscode.WorkspaceFolder | undefined): boolean 
  * bad-input errors (same model, refused key, unknown model) as messages; cancellable from the
  * notification (the answers finished so far are kept).
  */
-export async function generateAnswers(context: vscode.ExtensionContext, runDir: string, folder: vscode.WorkspaceFolder | undefined, log?: vscode.LogOutputChannel): Promise<GenerationStageResult | null> {
-  if (!judgeReady(folder)) return null;
+export async function generateAnswers(access: EndpointAccess, runDir: string, folder: vscode.WorkspaceFolder | undefined, log?: vscode.LogOutputChannel): Promise<GenerationStageResult | null> {
+  if (!folder || !judgeReady(folder)) return null;
   const j = readSettings(folder).judge;
-  const apiKey = await context.secrets.get(JUDGE_SECRET);
+  // The endpoint comes from the settings (never from the run's files), confirmed when the workspace set
+  // it, with the key stored for its origin only (#16 items 1, 2).
+  const auth = await access.authorize(endpointSetting('judge.endpoint', folder), 'the questions, retrieved passages and generated answers');
+  if (!auth) {
+    void vscode.window.showInformationMessage('Spanproof: answers not generated — the endpoint was not allowed. Nothing was sent.');
+    return null;
+  }
+  const shown = redactUrl(auth.endpoint);
+  log?.info(`answers for ${runDir}: sending questions, retrieved passages and answers to ${shown} (generator ${j.generatorModel}, judge ${j.judgeModel})${auth.apiKey ? ` with the key stored for ${auth.origin}` : ', no API key'}`);
   try {
-    const r = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Spanproof: answers (${j.generatorModel}, judged by ${j.judgeModel})`, cancellable: true }, (progress, token) => {
+    const r = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Spanproof: answers (${j.generatorModel}, judged by ${j.judgeModel}) at ${shown}`, cancellable: true }, (progress, token) => {
       const ac = new AbortController();
       token.onCancellationRequested(() => ac.abort());
       let last = 0;
       return runGenerationStage(runDir, {
-        judge: j,
-        apiKey,
+        judge: { ...j, endpoint: auth.endpoint },
+        apiKey: auth.apiKey,
+        workspace: folder.uri.fsPath,
         signal: ac.signal,
         onProgress: (done, total) => {
           const pct = total ? (100 * done) / total : 0;
@@ -96,9 +97,4 @@ export async function generateAnswers(context: vscode.ExtensionContext, runDir: 
     void vscode.window.showErrorMessage(`Spanproof: answers failed — ${msg}`);
     return null;
   }
-}
-
-/** Handler of the webview request `loadAnswers` (src/shared/answers.ts). */
-export function loadAnswers(runDir: string): AnswersData | null {
-  return readAnswers(runDir);
 }

@@ -134,7 +134,6 @@ export class ResultsPanel implements vscode.WebviewPanelSerializer, vscode.Dispo
       for (const x of q) this.post(x);
       return;
     }
-    if (m.type === 'state') return;
     this.post(await dispatchWebviewRequest(this.handlers, m));
   }
 

@@ -10,6 +10,7 @@ import { COMMANDS, registerCommands } from './commands';
 import { revealSpan } from './commands/groundTruth';
 import { trackDocuments } from './documents';
 import { EditorSurfaces } from './editor';
+import { createEndpointAccess, type EndpointAccess } from './endpoints';
 import { FolderScope } from './folder';
 import { EvidenceLenses } from './lenses';
 import { DraftSurfaces } from './drafts';
@@ -38,12 +39,18 @@ export class Spanproof implements vscode.Disposable {
   readonly lenses: EvidenceLenses;
   /** Progress while running, else the latest run's verdict. */
   readonly statusBar: StatusBar;
+  /**
+   * The gate before any request to an endpoint (#16 item 2): per-origin API keys, confirmation of
+   * workspace-level endpoint settings. Commands call `sp.endpoints.authorize(endpointSetting(key, folder), purpose)`.
+   */
+  readonly endpoints: EndpointAccess;
   /** Extension lifetime: released on deactivate, after the folder scopes. */
   private readonly disposables = new DisposableStore();
 
   constructor(readonly context: vscode.ExtensionContext) {
     const d = this.disposables;
     d.add(this.output);
+    this.endpoints = createEndpointAccess(context);
     const stores = () => [...this.folders.values()].map((f) => f.store);
     const runsOf = (s: GroundTruthStore) => this.folders.get(s.folder.uri.toString())?.runs;
     this.editor = d.add(new EditorSurfaces(stores, runsOf));

@@ -150,7 +150,7 @@ export type WebviewRequest = {
   [M in WebviewMethod]: { type: 'request'; seq: number; method: M; params: WebviewParams<M> };
 }[WebviewMethod];
 
-export type WebviewToHost = { type: 'ready' } | WebviewRequest | { type: 'state'; state: unknown };
+export type WebviewToHost = { type: 'ready' } | WebviewRequest;
 
 /** The response to a request of method M: its `method` and `seq`, and M's result type or an error. */
 export type WebviewResponse<M extends WebviewMethod = WebviewMethod> =
@@ -213,10 +213,10 @@ export interface LiveQuestionData {
 }
 
 export function isWebviewToHost(x: unknown): x is WebviewToHost {
-  return isObj(x) && (x.type === 'ready' || x.type === 'state' || (x.type === 'request' && typeof x.seq === 'number' && typeof x.method === 'string'));
+  return isObj(x) && (x.type === 'ready' || (x.type === 'request' && typeof x.seq === 'number' && typeof x.method === 'string'));
 }
 /** Tabs of the results panel the host may select (`showRun`); the webview's tab registry (webview/tabs/registry.ts) may have more. */
-export type ResultsTab = 'ranking' | 'matrix' | 'causes' | 'tau' | 'bias' | 'answers' | 'question' | 'history';
+export type ResultsTab = 'ranking' | 'matrix' | 'causes' | 'tau' | 'bias' | 'injection' | 'answers' | 'question' | 'history';
 
 export function isHostToWebview(x: unknown): x is HostToWebview {
   return isObj(x) && ((x.type === 'response' && typeof x.seq === 'number') || (x.type === 'notify' && typeof x.event === 'string'));

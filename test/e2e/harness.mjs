@@ -65,6 +65,25 @@ export function runsOf(ws) {
   return existsSync(root) ? readdirSync(root).sort().map((id) => ({ id, dir: join(root, id), run: JSON.parse(readFileSync(join(root, id, 'run.json'), 'utf8')) })) : [];
 }
 
+/**
+ * The latest succeeded run of `ws` as the extension judges it: its directory, k, the verdict
+ * (ranking.json format 2 `verdict`; format 1: the flagged entry, status null), and per question the
+ * record in the recommended config (`judged`) with `hit` at the run's k.
+ */
+export function latestRun(ws) {
+  const run = runsOf(ws).filter((r) => r.run.status === 'succeeded').pop();
+  if (!run) return null;
+  const results = JSON.parse(readFileSync(join(run.dir, 'results.json'), 'utf8'));
+  const ranking = JSON.parse(readFileSync(join(run.dir, 'ranking.json'), 'utf8'));
+  const verdict = Array.isArray(ranking)
+    ? { recommended: ranking.find((r) => r.recommended)?.id ?? null, status: null }
+    : { recommended: ranking.verdict.recommended, status: ranking.verdict.status };
+  const k = results.k;
+  const records = readFileSync(join(run.dir, 'questions.jsonl'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
+  const judged = records.filter((r) => r.config === verdict.recommended).map((r) => ({ ...r, hit: r[`hit@${k}`] === 1 }));
+  return { ...run, k, verdict, records, judged };
+}
+
 /** sha256 of a file's bytes (hex). */
 export const sha = (f) => createHash('sha256').update(readFileSync(f)).digest('hex');
 
@@ -177,7 +196,13 @@ export async function runCommand(page, title, { timeout = 30000 } = {}) {
       await page.locator('.part.titlebar, .part.statusbar').first().click({ position: { x: 5, y: 5 } }).catch(() => undefined);
       continue;
     }
-    await input.fill(`>${title}`);
+    try {
+      await input.fill(`>${title}`, { timeout: 5000 });
+    } catch {
+      // The palette closed under us (e.g. a restored webview took focus): open it again.
+      if (Date.now() - t0 > timeout) throw new Error(`the command palette closed while running: ${title}`);
+      continue;
+    }
     const row = page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first();
     try {
       await row.waitFor({ state: 'visible', timeout: 2500 });
@@ -217,13 +242,28 @@ export async function openFile(page, relPath) {
 }
 
 /** Go to line `n` (1-based) of the active editor, column 1. */
-export async function gotoLine(page, n) {
-  await page.keyboard.press('Control+g');
-  const input = page.locator('.quick-input-widget input');
-  await input.waitFor({ state: 'visible' });
-  await input.fill(`:${n}:1`);
-  await sleep(200);
-  await page.keyboard.press('Enter');
+/**
+ * Moves the active editor's cursor to line `n` (a number, or `'line:col'`) with Go to Line and waits
+ * until the status bar shows the line (its Col is the visual column, so only the line is checked).
+ * Under load the quick input can take the Enter before it has read the typed line, and stay open:
+ * Enter is pressed again until it closes.
+ */
+export async function gotoLine(page, n, timeout = 20000) {
+  const widget = page.locator('.quick-input-widget');
+  const input = widget.locator('input');
+  const [line, col = '1'] = String(n).split(':');
+  const t0 = Date.now();
+  for (;;) {
+    if (!(await widget.isVisible().catch(() => false))) await page.keyboard.press('Control+g');
+    await input.waitFor({ state: 'visible' });
+    await input.fill(`:${line}:${col}`);
+    await sleep(200);
+    await page.keyboard.press('Enter');
+    const closed = await widget.waitFor({ state: 'hidden', timeout: 3000 }).then(() => true, () => false);
+    const at = page.locator('.statusbar-item', { hasText: new RegExp(`Ln ${line}, Col`) });
+    if (closed && (await at.waitFor({ timeout: 3000 }).then(() => true, () => false))) break;
+    if (Date.now() - t0 > timeout) throw new Error(`Go to Line ${line}:${col} did not move the cursor`);
+  }
   await sleep(200);
 }
 
@@ -274,9 +314,16 @@ export async function waitFor(fn, what, timeout = 30000) {
   }
 }
 
-export function shot(page, name) {
+/**
+ * Screenshot of the page into the output folder: `name.png`, or `name.jpg` (JPEG, quality 70) when
+ * `name` ends in `.jpg` — the walkthrough images, which ship in the VSIX, are JPEG to stay small.
+ * `locator`: only that element; `clip`: only that rectangle of the page ({x, y, width, height}, CSS px).
+ */
+export function shot(page, name, { locator, clip } = {}) {
   mkdirSync(outDir, { recursive: true });
-  return page.screenshot({ path: join(outDir, `${name}.png`) });
+  const jpeg = name.endsWith('.jpg');
+  const opts = { path: join(outDir, jpeg ? name : `${name}.png`), ...(jpeg ? { type: 'jpeg', quality: 70 } : {}), ...(clip ? { clip } : {}) };
+  return (locator ?? page).screenshot(opts);
 }
 
 export { existsSync, readFileSync, join };

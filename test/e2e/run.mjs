@@ -5,13 +5,18 @@
 // (options of `H.startCodeServer`) asks for a server of its own (e.g. Workspace Trust on); `report`
 // adds extra result lines (the in-host suites use it). A scenario passes when `run` resolves; a
 // screenshot `NN-name-pass.png` / `NN-name-FAIL.png` is taken either way.
-// Prints one line per scenario and a final `N passed, N failed` line; exit 1 when any failed.
+// Prints one line per scenario and a final `N passed, N failed` line; exit 1 when any failed or when
+// no scenario ran (./outcome.mjs).
 // Env: SPANPROOF_E2E_OUT (screenshots), SPANPROOF_E2E_ONLY=0,4,walkthrough (numbers or name parts),
-// SPANPROOF_E2E_VSIX (install that VSIX instead of loading the repo unpacked), SPANPROOF_E2E_SKIP_BUILD=1.
+// SPANPROOF_E2E_VSIX (install that VSIX instead of loading the repo unpacked), SPANPROOF_E2E_SKIP_BUILD=1,
+// SPANPROOF_E2E_UPDATE_MEDIA=1 (copy the screenshots listed in media.mjs into media/).
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import * as H from './harness.mjs';
+import { e2eOutcome } from './outcome.mjs';
+import { MEDIA } from './media.mjs';
 
 const { repo, join } = H;
 
@@ -27,6 +32,10 @@ for (const file of readdirSync(dir).filter((f) => /^\d+-.*\.mjs$/.test(f)).sort(
   if (!mod?.name || typeof mod.run !== 'function') throw new Error(`${file}: export default { name, run } expected`);
   if (only && !only.some((o) => (/^\d+$/.test(o) ? Number(o) === n : mod.name.includes(o)))) continue;
   scenarios.push({ n, ...mod });
+}
+if (scenarios.length === 0) {
+  console.log(e2eOutcome([]).line);
+  process.exit(1);
 }
 
 rmSync(H.outDir, { recursive: true, force: true });
@@ -81,9 +90,18 @@ try {
   H.cleanup();
 }
 
-const passed = results.filter((r) => r.ok).length;
-const failed = results.length - passed;
+if (process.env.SPANPROOF_E2E_UPDATE_MEDIA) {
+  for (const [from, to] of MEDIA) {
+    const src = join(H.outDir, from);
+    if (!existsSync(src)) continue;
+    mkdirSync(dirname(join(repo, to)), { recursive: true });
+    copyFileSync(src, join(repo, to));
+    console.log(`media: ${from} -> ${to}`);
+  }
+}
+
 mkdirSync(H.outDir, { recursive: true });
 writeFileSync(join(H.outDir, 'results.json'), JSON.stringify(results, null, 2));
-console.log(`${passed} passed, ${failed} failed`);
-process.exit(failed ? 1 : 0);
+const outcome = e2eOutcome(results);
+console.log(outcome.line);
+process.exit(outcome.code);

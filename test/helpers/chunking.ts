@@ -3,7 +3,6 @@
  * absent) and a deterministic embedder for `semantic` — a hashed bag of words, which is a real (if
  * crude) embedding function, not a stand-in for any part of the core.
  */
-import { existsSync } from 'node:fs';
 import * as path from 'node:path';
 import type { EmbedFn } from '../../src/core/chunking';
 import { loadCorpus } from '../../src/core/corpus';
@@ -12,13 +11,12 @@ import { REPO } from './paths';
 
 
 /** The corpora of SPEC/TESTING §4 used for invariant tests, relative to the repo. */
-export const SHARED_CORPORA = ['../shared/data/fastapi-docs', '../shared/data/prose', '../shared/data/chroma/corpora'];
+/** The real corpora the chunk tests walk: copies of ../shared/data in test/fixtures/shared-data (#16 item 24). */
+export const SHARED_CORPORA = ['test/fixtures/shared-data/fastapi-docs', 'test/fixtures/shared-data/prose', 'test/fixtures/shared-data/chroma/corpora'];
 
-/** Loads a shared corpus with the default globs, or returns null (the caller skips) when absent. */
-export async function loadSharedCorpus(rel: string): Promise<CorpusDocument[] | null> {
-  const root = path.resolve(REPO, rel);
-  if (!existsSync(root)) return null;
-  return (await loadCorpus(root)).documents;
+/** Loads one of {@link SHARED_CORPORA} (a path relative to the repository) with the default globs. */
+export async function loadSharedCorpus(rel: string): Promise<CorpusDocument[]> {
+  return (await loadCorpus(path.resolve(REPO, rel))).documents;
 }
 
 /** A document for hand-written cases. */

@@ -58,14 +58,14 @@ export const historyTab: TabModule = {
   label: 'History',
   needs: (s) => (s.ui.compare ? s.ui.compare.map((runDir) => ({ method: 'loadRun' as const, params: { runDir } })) : []),
   render({ s, act }: TabContext) {
-    const chosen = new Set(s.ui.compare ?? []);
+    // Ticked runs, in ticking order: the compared pair, or one run waiting for a second.
+    const ticked = s.ui.compare ? [...s.ui.compare] : s.ui.compareTicked ? [s.ui.compareTicked] : [];
     const tick = (dir: string, on: boolean) => {
-      const next = [...chosen].filter((d) => d !== dir);
+      const next = ticked.filter((d) => d !== dir);
       if (on) next.push(dir);
       const two = next.slice(-2);
       act.ui({ compare: two.length === 2 ? [two[0], two[1]] : undefined, compareTicked: two.length === 1 ? two[0] : undefined });
     };
-    const ticked = new Set([...chosen, ...(s.ui.compareTicked ? [s.ui.compareTicked] : [])]);
     return html`<div>
       <p class="muted">Tick two runs to compare them. Newest first.</p>
       <table class="grid" aria-label="Runs" data-testid="history">
@@ -73,7 +73,7 @@ export const historyTab: TabModule = {
         <tbody>
           ${s.runs.map(
             (r) => html`<tr data-run=${r.id} class=${r.dir === s.ui.runDir ? 'current' : ''}>
-              <td><input type="checkbox" aria-label="Compare ${r.id}" .checked=${ticked.has(r.dir)} @change=${(e: Event) => tick(r.dir, (e.target as HTMLInputElement).checked)} /></td>
+              <td><input type="checkbox" aria-label="Compare ${r.id}" .checked=${ticked.includes(r.dir)} @change=${(e: Event) => tick(r.dir, (e.target as HTMLInputElement).checked)} /></td>
               <td><code>${r.id}</code></td>
               <td><vscode-badge class="status-${r.status}">${r.status}</vscode-badge></td>
               <td>${r.startedAt}</td>

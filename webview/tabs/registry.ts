@@ -17,6 +17,7 @@ import { answersTab } from './answers';
 import { biasTab } from './bias';
 import { causesTab } from './causes';
 import { historyTab } from './history';
+import { injectionTab } from './injection';
 import { matrixTab } from './matrix';
 import { questionTab } from './question';
 import { rankingTab } from './ranking';
@@ -40,7 +41,7 @@ export interface TabModule {
   render(ctx: TabContext): TemplateResult;
 }
 
-export const TABS: readonly TabModule[] = [rankingTab, matrixTab, causesTab, tauTab, biasTab, answersTab, questionTab, historyTab];
+export const TABS: readonly TabModule[] = [rankingTab, matrixTab, causesTab, tauTab, biasTab, injectionTab, answersTab, questionTab, historyTab];
 
 export function tabById(id: string): TabModule | undefined {
   return TABS.find((t) => t.id === id);

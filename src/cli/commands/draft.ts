@@ -72,7 +72,7 @@ Every quote is checked against the document with the ground-truth resolver: kept
 exactly (whitespace or typographic-quote variants are re-anchored to the document's text and marked
 "reanchored"), at least minQuoteLength (12) and at most maxQuoteLength characters; the rest are
 rejected with the reason and the nearest match. Near-duplicate questions are dropped. Hand-written
-questions are never changed; the file is written atomically after a copy to <file>.bak.
+questions are never changed; the file is written atomically after a backup (<file>.bak, or .bak.1, … — never overwritten).
 
 Exit codes: 0 done; 2 bad input or the endpoint unreachable / refusing (nothing written);
 3 internal error; ${EXIT.cancelled} cancelled with Ctrl-C (nothing written unless --keep-partial).`)

@@ -13,7 +13,7 @@ import { resolveGroundTruth } from '../../core/groundtruth';
 import { IMPORT_FORMATS, nothingConvertedError, runImport, writeImport, type ConversionReport, type ImportFormat } from '../../core/import';
 import type { SetExit } from './index';
 
-interface ImportCliOptions { workspace: string; documents?: string; minSimilarity?: string; json?: boolean }
+interface ImportCliOptions { workspace: string; documents?: string; minSimilarity?: string; json?: boolean; replace?: boolean; merge?: boolean }
 
 function humanReport(r: ConversionReport, reportWritten = true): string {
   const more = reportWritten ? 'in import-report.json' : 'not shown (nothing was written; --json lists them all)';
@@ -49,6 +49,8 @@ export function register(program: Command, setExit: SetExit): void {
     .option('--workspace <dir>', 'corpus root to write documents and .spanproof/groundtruth.json into', '.')
     .option('--documents <dir>', 'pathway-cuad: folder with the contract texts; ragas: folder with the source documents')
     .option('--min-similarity <x>', 'minimum similarity of a fuzzy alignment (0–1, default 0.9)')
+    .option('--replace', 'replace an existing ground truth (it is kept as groundtruth.json.bak, or .bak.N)')
+    .option('--merge', 'add the imported questions to an existing ground truth by id (an id already there keeps your version and is listed as a conflict)')
     .option('--json', 'print the conversion report (and what was written) as JSON')
     .addHelpText('after', `
 Formats (SPEC §13):
@@ -59,8 +61,9 @@ Formats (SPEC §13):
   chroma        questions_df.csv with corpora/<corpus_id>.md beside it (code-point offsets → UTF-16)
   squad         SQuAD v1.1/v2.0 JSON; paragraphs → documents, answers widened to their sentence
 Nothing is dropped silently: every row is converted or listed as rejected with its reason.
-An existing ground-truth file is copied to groundtruth.json.bak before it is replaced (not when the
-import is identical). When no row converts nothing is written and the exit status is 2.
+A workspace that already has a ground truth with questions is not touched unless --replace (the
+file is copied to groundtruth.json.bak, or .bak.1, … — never overwritten) or --merge (imported
+questions added by id; conflicts listed, your version kept) is given; an identical import writes nothing. When no row converts nothing is written and the exit status is 2.
 `)
     .action(async (format: string, input: string, opts: ImportCliOptions) => {
       if (!(IMPORT_FORMATS as readonly string[]).includes(format)) {
@@ -70,6 +73,7 @@ import is identical). When no row converts nothing is written and the exit statu
       if (minSimilarity !== undefined && !(minSimilarity >= 0 && minSimilarity <= 1)) {
         throw new SpanproofError('bad-input', `--min-similarity must be a number in [0, 1], got "${opts.minSimilarity}".`, { field: '--min-similarity', fix: 'e.g. --min-similarity 0.85' });
       }
+      if (opts.replace && opts.merge) throw new SpanproofError('bad-input', 'give either --replace or --merge, not both.', { field: '--replace/--merge', fix: '--replace replaces the existing ground truth; --merge adds the imported questions to it.' });
       const workspace = path.resolve(opts.workspace);
       const result = await runImport(format as ImportFormat, input, { workspace, documents: opts.documents, minSimilarity });
       if (result.report.converted === 0) {
@@ -77,7 +81,7 @@ import is identical). When no row converts nothing is written and the exit statu
         process.stdout.write(opts.json ? `${JSON.stringify({ report: result.report, written: null }, null, 2)}\n` : `${humanReport(result.report, false)}\n`);
         throw nothingConvertedError(result);
       }
-      const written = await writeImport(result, workspace);
+      const written = await writeImport(result, workspace, { existing: opts.replace ? 'replace' : opts.merge ? 'merge' : 'refuse' });
       const corpus = await loadCorpus(workspace);
       const texts = new Map(corpus.documents.map((d) => [d.source, d.text]));
       const acceptance = resolveGroundTruth(result.groundTruth, (s) => texts.get(s), { skipped: corpus.skipped }).acceptance;
@@ -86,6 +90,8 @@ import is identical). When no row converts nothing is written and the exit statu
       } else {
         const lines = [humanReport(result.report)];
         lines.push(`${written.groundTruthUnchanged ? `${written.groundTruthFile} unchanged (identical ground truth; no backup made)` : `Wrote ${written.groundTruthFile}${written.backup ? ` (the previous file is kept as ${written.backup})` : ''}`}, ${written.documentsWritten} document(s)${written.documentsUnchanged ? ` (${written.documentsUnchanged} already present, unchanged)` : ''}, ${written.reportFile}${written.qrelsFile ? `, ${written.qrelsFile}` : ''}${written.extraFiles.length ? `, ${written.extraFiles.join(', ')}` : ''}.`);
+        const m = written.merge;
+        if (m) lines.push(`Merged by id: ${m.added.length} added, ${m.unchanged.length} already there unchanged, ${m.conflicts.length} conflict(s)${m.conflicts.length ? ` — your version kept: ${m.conflicts.slice(0, 20).join(', ')}${m.conflicts.length > 20 ? ', …' : ''}` : ''}.`);
         lines.push(`Acceptance against ${workspace}: ${acceptance.resolved}/${acceptance.total} questions resolve (${acceptance.stale.length} stale, ${acceptance.ambiguous.length} ambiguous, ${acceptance.rejected.length} rejected evidence) — details: spanproof validate --workspace ${opts.workspace}`);
         process.stdout.write(`${lines.join('\n')}\n`);
       }

@@ -16,6 +16,7 @@ import * as draft from './draft';
 import * as review from './review';
 import * as merge from './merge';
 import * as exportCmd from './export';
+import * as safety from './safety';
 
 export type SetExit = (code: number) => void;
 
@@ -34,6 +35,7 @@ const modules: Array<{ register(program: Command, setExit: SetExit): void }> = [
   review,
   merge,
   exportCmd,
+  safety,
   // Commands are added here as they land: validate, chunks, query, run, report, import, score.
 ];
 

@@ -13,7 +13,8 @@ import { BASELINE_RERANKER_LABEL } from '../../core/models/embedderSpec';
 import { runQuery, type QueryAnswer, type QueryResultRow } from '../../core/grid';
 import { resolveCacheDir } from '../../core/runs';
 import type { RetrieverId } from '../../core/types';
-import { CHUNKER_IDS, DEFAULT_SETTINGS, RETRIEVER_IDS, readSettingsFile } from '../../core/settings';
+import { CHUNKER_IDS, DEFAULT_SETTINGS, RETRIEVER_IDS } from '../../core/settings';
+import { settingsFromOptions } from './run';
 import type { SetExit } from './index';
 
 interface QueryOptions { workspace: string; chunker: string; retriever: string; rerank: string; k?: string; pool?: string; config?: string; json?: boolean }
@@ -57,7 +58,7 @@ code units, half-open. The default reranker is the MaxSim reranker over static w
       if (!isChunkerId(opts.chunker)) throw new SpanproofError('bad-input', `unknown chunker "${opts.chunker}".`, { field: '--chunker', fix: `use one of ${CHUNKER_IDS.join(', ')}.` });
       if (!(RETRIEVER_IDS as readonly string[]).includes(opts.retriever)) throw new SpanproofError('bad-input', `unknown retriever "${opts.retriever}".`, { field: '--retriever', fix: `use one of ${RETRIEVER_IDS.join(', ')}.` });
       if (opts.rerank !== 'on' && opts.rerank !== 'off') throw new SpanproofError('bad-input', `--rerank must be on or off, got "${opts.rerank}".`, { field: '--rerank' });
-      const settings = opts.config ? readSettingsFile(opts.config) : DEFAULT_SETTINGS;
+      const settings = settingsFromOptions({ workspace: opts.workspace, config: opts.config }); // same layers as run (#16 item 19)
       const answer = await runQuery({
         workspace: opts.workspace,
         chunker: opts.chunker,

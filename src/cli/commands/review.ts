@@ -3,7 +3,7 @@
  * --accept-all) [--json]` (issue #14 §6): review drafted questions. Accepting removes a draft's
  * `"status"` (it becomes an ordinary question, scored by the next run; `provenance` is kept);
  * rejecting removes it from the file. Other questions are never changed (text-level edit, atomic,
- * previous version in `<file>.bak`). `--list` (the default) shows each draft with its evidence and
+ * previous version in `<file>.bak` or the next free `.bak.N`). `--list` (the default) shows each draft with its evidence and
  * whether it resolves in the corpus now.
  * Exit codes: 0 done; 2 bad input (unknown id, not a draft, invalid file, several actions at once).
  */

@@ -17,7 +17,7 @@ import * as path from 'node:path';
 import type { Command } from 'commander';
 import { SpanproofError } from '../../core/errors';
 import { GridClient } from '../../worker/client';
-import { CHUNKER_IDS, RETRIEVER_IDS, readSettingsFile, validateRunSettings } from '../../core/settings';
+import { CHUNKER_IDS, RETRIEVER_IDS, WORKSPACE_SETTINGS_FILE, mergeSettingsLayers, readConfigLayer, readWorkspaceSettings, settingOrigins, validateRunSettings, type SettingOrigin, type SettingsLayer, type WorkspaceSettings } from '../../core/settings';
 import { assertNewOutDir, readRun, resolveCacheDir, resolveRunsRoot, stableStringify } from '../../core/runs';
 import { parseMetricKey, resolvePrimaryMetric, resultMetricKeys } from '../../core/metrics/registry';
 import { planConfigs, planExternalConfigs } from '../../core/grid/plan';
@@ -28,12 +28,13 @@ import { endpointModels } from '../../core/grid/models';
 import { redactUrl } from '../../core/net';
 import { terminalSafe } from '../../core/text/terminal';
 import { buildReportModel, injectionSummaryMarkdown, rankingTable } from '../../core/report';
+import { runAttackStage, type AttackReport } from '../../core/safety';
 import { DEFAULT_SETTINGS, type RunSettings } from '../../core/settings';
 import type { GridRunResult } from '../../shared/protocol';
 import type { SetExit } from './index';
 import { EXIT } from '../exit';
 import { runAndWriteBiasStudy } from './bias';
-import { writeProgress } from '../terminal';
+import { progressPrinter } from '../progress';
 import { addExternalRetrieverOptions, externalRetrieversFromOptions, type ExternalFlagOptions } from './externalFlags';
 import { parseRunSettings } from '../../core/settings';
 import { addJudgeOptions, generationText, judgeSettings, runGenerateStep, validateGenerateOptions, type JudgeCliOptions } from '../judge';
@@ -51,6 +52,7 @@ interface RunOptions extends JudgeCliOptions, ExternalFlagOptions {
   k?: string;
   tau?: string;
   keepChunks?: boolean;
+  explainSettings?: boolean;
   biasStudy?: boolean;
   injectionStudy?: boolean;
   canariesPerKind?: string;
@@ -143,9 +145,19 @@ export function applyGates(gates: ReadonlyArray<{ metric: string; value: number 
   return failed;
 }
 
-/** Builds the run settings from --config and the flags (flags win). */
-export function settingsFromOptions(o: RunOptions): RunSettings {
-  const s: RunSettings = o.config ? readSettingsFile(o.config) : DEFAULT_SETTINGS;
+/** The options that choose the run settings (`failUnder` is accepted and ignored). */
+type SettingsOptions = Pick<RunOptions, 'workspace' | 'config' | 'chunkers' | 'retrievers' | 'rerank' | 'k' | 'tau' | 'retrieverCmd' | 'retrieverUrl' | 'retrieverName' | 'embedders' | 'reranker' | 'endpoint'> & Partial<Pick<RunOptions, 'failUnder'>>;
+
+/**
+ * The run settings and where each came from: defaults ← `<workspace>/.vscode/settings.json`
+ * (`spanproof.*`, as the editor reads them; restricted keys left out) ← `--config` ← flags (#16 item 19).
+ * Ignored workspace keys are said on stderr (unless `quiet`).
+ */
+export function resolveCliSettings(o: SettingsOptions, quiet = false): { settings: RunSettings; origins: SettingOrigin[]; ignored: WorkspaceSettings['ignored'] } {
+  const ws = readWorkspaceSettings(o.workspace ?? '.');
+  const layers = [ws.layer, o.config ? readConfigLayer(o.config) : null].filter((l): l is SettingsLayer => l !== null);
+  const s = mergeSettingsLayers(layers);
+  if (!quiet) for (const i of ws.ignored) process.stderr.write(`note: ${i.key} in ${WORKSPACE_SETTINGS_FILE} is not used: ${i.reason}.\n`);
   const over: Partial<RunSettings> = {};
   const flags: Partial<Record<keyof RunSettings, string>> = {};
   if (o.chunkers !== undefined) { over.chunkers = parseListFlag('--chunkers', o.chunkers, CHUNKER_IDS, 'chunker'); flags.chunkers = '--chunkers'; }
@@ -157,9 +169,9 @@ export function settingsFromOptions(o: RunOptions): RunSettings {
   // The flags' values through the schema too (a bad --retriever-name or URL is named like a --config key).
   Object.assign(over, modelFlags(o, s));
   const merged: RunSettings = over.externalRetrievers ? parseRunSettings({ ...s, ...over }, '--retriever-cmd/--retriever-url') : { ...s, ...over };
-  // Cross-key checks before anything runs, naming the flag or the --config key to change.
-  validateRunSettings(merged, { file: o.config ?? 'the default settings', flags });
-  return merged;
+  // Cross-key checks before anything runs, naming the flag or the file key to change.
+  validateRunSettings(merged, { file: layers.length ? layers.map((l) => l.file).join(' + ') : 'the default settings', flags });
+  return { settings: merged, origins: settingOrigins(merged, layers, flags), ignored: ws.ignored };
 }
 
 /**
@@ -169,7 +181,7 @@ export function settingsFromOptions(o: RunOptions): RunSettings {
  * `--endpoint` (also the endpoint of endpoint models: `modelEndpoint.url`). Entries are parsed here, so
  * a wrong one fails before the worker starts.
  */
-function modelFlags(o: RunOptions, s: RunSettings): Partial<RunSettings> {
+function modelFlags(o: Pick<RunOptions, 'embedders' | 'reranker' | 'endpoint'>, s: RunSettings): Partial<RunSettings> {
   const over: Partial<RunSettings> = {};
   if (o.embedders !== undefined) {
     const entries = list(o.embedders);
@@ -199,26 +211,28 @@ function modelsLedgerLine(runDir: string): string {
   }
 }
 
-function progressPrinter(json: boolean): { update(done: number, total: number, stage: string): void; end(): void } {
-  const tty = process.stderr.isTTY && !json;
-  let lastLine = 0;
-  let lastStage = '';
-  return {
-    update(done, total, stage) {
-      if (tty) {
-        const w = 30;
-        const f = total > 0 ? Math.min(1, done / total) : 0;
-        writeProgress(`\r[${'#'.repeat(Math.round(f * w)).padEnd(w, '.')}] ${String(Math.round(f * 100)).padStart(3)}% ${done}/${total} ${stage.padEnd(24).slice(0, 24)}`);
-      } else if (!json && (stage !== lastStage || Date.now() - lastLine > 2000)) {
-        lastLine = Date.now();
-        lastStage = stage;
-        process.stderr.write(`progress ${done}/${total} ${stage}\n`);
-      }
-    },
-    end() {
-      if (tty) process.stderr.write('\n');
-    },
-  };
+/** Builds the run settings from the workspace's settings.json, --config and the flags (flags win). */
+export function settingsFromOptions(o: SettingsOptions): RunSettings {
+  return resolveCliSettings(o).settings;
+}
+
+/** `--explain-settings`: one line per setting — key, value, and the file, flag or default it came from. */
+export function explainSettings(r: ReturnType<typeof resolveCliSettings>, json: boolean): string {
+  if (json) return `${JSON.stringify({ settings: r.origins, ignored: r.ignored }, null, 2)}\n`;
+  const w = Math.max(...r.origins.map((x) => x.key.length));
+  const lines = r.origins.map((x) => `${x.key.padEnd(w)}  ${JSON.stringify(x.value)}  ← ${x.from}`);
+  for (const i of r.ignored) lines.push(`${i.key.replace(/^spanproof\./, '').padEnd(w)}  (not used from ${WORKSPACE_SETTINGS_FILE}: ${i.reason})`);
+  return `${lines.join('\n')}\n`;
+}
+
+/** The XPIA attack success table (CLI). */
+function attackLines(r: AttackReport): string[] {
+  const f = (x: number) => (Number.isFinite(x) ? x.toFixed(3) : '—');
+  return [
+    `XPIA attack success (generator ${r.generatorModel}, judge ${r.judgeModel}${r.sameModel ? ' — WARNING: the same model' : ''}): share of questions whose answer followed a planted instruction, 95% CI.`,
+    ...r.configs.map((c) => `  ${c.id.padEnd(34)} ${f(c.attackSuccess.mean)} [${f(c.attackSuccess.lo)}, ${f(c.attackSuccess.hi)}]  measured ${c.attackSuccess.measured}, unmeasured ${c.attackSuccess.unmeasured}`),
+    `  ${r.note}`,
+  ];
 }
 
 /** `--canaries-per-kind` as a whole number ≥ 1 (only with --injection-study). */
@@ -236,7 +250,8 @@ export function register(program: Command, setExit: SetExit): void {
     .description('Run the grid of chunker × retriever × reranker configs and write a run directory.')
     .option('--workspace <dir>', 'corpus root', '.')
     .option('--groundtruth <file>', `ground-truth file (default <workspace>/${DEFAULT_SETTINGS.groundTruthPath})`)
-    .option('--config <file>', 'JSON file with run settings (same keys as the VS Code settings)')
+    .option('--config <file>', 'JSON file with run settings (same keys as the VS Code settings); wins over <workspace>/.vscode/settings.json')
+    .option('--explain-settings', 'print every setting with the file, flag or default it came from, and exit (no run)')
     .option('--out <dir>', 'run directory, new or empty; an earlier run is never overwritten (default <workspace>/.spanproof/runs/<UTC timestamp>-<hash>)')
     .option('--runs-dir <dir>', 'parent folder of run directories (default <workspace>/.spanproof/runs)')
     .option('--cache-dir <dir>', 'index/embedding cache folder (default <workspace>/.spanproof/cache)')
@@ -266,6 +281,10 @@ Exit codes:
   ${EXIT.cancelled}  cancelled with Ctrl-C (SIGINT; run.json status "cancelled")`)
     .action(async (o: RunOptions) => {
       const parsedGates = o.failUnder.map(parseGate);
+      if (o.explainSettings) {
+        process.stdout.write(explainSettings(resolveCliSettings(o, true), !!o.json));
+        return;
+      }
       const shard = o.shard === undefined ? undefined : parseShardSpec(o.shard);
       if (shard && (parsedGates.length || o.generate || o.biasStudy || o.injectionStudy)) {
         throw new SpanproofError('bad-input', 'a shard holds only part of the run: --fail-under, --generate, --bias-study and --injection-study apply to the whole run.', { field: '--shard', fix: 'run the shards without them, then `spanproof merge --out DIR SHARD...` (with --fail-under there).' });
@@ -321,6 +340,12 @@ Exit codes:
         result = { ...result, results: { ...result.results, answers: gen.summary } as typeof result.results };
         answersLines = ['', ...generationText(gen)];
         generationCancelled = gen.status === 'cancelled';
+        // XPIA attack success (issue #17 item 2): only with --injection-study, on the exposed items.
+        if (result.injection && result.runDir && !generationCancelled) {
+          const judge = judgeSettings(settings.judge, o);
+          const att = await runAttackStage(result.runDir, { judge, apiKey: process.env.SPANPROOF_API_KEY, workspace, groundTruthFile, configs: o.generateConfigs ? o.generateConfigs.split(',').map((x) => x.trim()).filter(Boolean) : undefined, cacheDir: o.judgeCacheDir ?? (o.cacheDir ? path.join(path.resolve(o.cacheDir), 'judge') : undefined), noCache: o.judgeCache === false });
+          answersLines.push('', ...attackLines(att.report), `Attack results written to ${att.file}.`);
+        }
       }
       const acc = result.results.acceptance;
       if (o.json) {

@@ -5,16 +5,17 @@
  * resolved (moved counts as resolved), 1 when any evidence is stale/ambiguous/rejected, 2 when the
  * ground-truth file is unreadable or invalid. Never writes the file unless `--fix` is given.
  */
-import { copyFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import type { Command } from 'commander';
 import { loadCorpus, type Corpus } from '../../core/corpus';
 import {
-  readGroundTruthWithText, resolveGroundTruth, withoutDrafts, writeGroundTruth, type AcceptanceReport,
+  backupGroundTruth, readGroundTruthWithText, resolveGroundTruth, withoutDrafts, writeGroundTruth, type AcceptanceReport,
 } from '../../core/groundtruth';
 import { DEFAULT_SETTINGS } from '../../core/settings';
 import type { SetExit } from './index';
 import { settingsFromOptions } from './run';
+import { nothingToScore } from '../../core/grid/load';
+import { EXIT } from '../exit';
 
 interface ValidateOptions { workspace: string; groundtruth?: string; config?: string; json?: boolean; fix?: boolean }
 
@@ -26,7 +27,7 @@ export function register(program: Command, setExit: SetExit): void {
     .option('--groundtruth <file>', `ground-truth file (default <workspace>/${DEFAULT_SETTINGS.groundTruthPath})`)
     .option('--config <file>', 'run settings JSON (as for `spanproof run`): include, exclude, maxFileBytes, minQuoteLength, maxQuoteLength, groundTruthPath apply')
     .option('--json', 'print only the acceptance report as JSON on stdout')
-    .option('--fix', 'write re-anchored (moved) offsets back to the file, atomically, keeping a .bak copy of the previous version')
+    .option('--fix', 'write re-anchored (moved) offsets back to the file, atomically, keeping a backup of the previous version (groundtruth.json.bak, or .bak.1, … — an older backup is never overwritten)')
     .addHelpText('after', `
 Resolution (quote is the truth, offsets are a cache): exact at offsets → EOL-insensitive re-anchor by
 prefix/suffix then nearness (moved) → stale (nearest near-match shown) / ambiguous (candidate lines) /
@@ -34,7 +35,8 @@ rejected (quote shorter than ${DEFAULT_SETTINGS.minQuoteLength} or longer than $
 validate itself; the editor writes them on save, or pass --fix.
 
 Exit codes: 0 every question resolved (moved counts as resolved); 1 some evidence is stale,
-ambiguous or rejected; 2 the ground-truth file is missing, unreadable or invalid.
+ambiguous or rejected; 2 the ground-truth file is missing, unreadable or invalid, or has no
+question to score (questions: [] or drafts only — as run says).
 `)
     .action(async (opts: ValidateOptions) => {
       const workspace = opts.workspace;
@@ -50,15 +52,23 @@ ambiguous or rejected; 2 the ground-truth file is missing, unreadable or invalid
       const res = drafts.length ? resolveGroundTruth(scored, (s) => texts.get(s), resolveOpts) : full;
       const draftReport = drafts.length ? resolveGroundTruth({ ...gt, questions: drafts }, (s) => texts.get(s), resolveOpts).acceptance : undefined;
       let written = false;
+      let backup: string | undefined;
       if (opts.fix && full.changed) {
-        await copyFile(gtFile, `${gtFile}.bak`);
+        backup = await backupGroundTruth(gtFile, text); // never overwrites an older backup (#16 item 8)
         written = await writeGroundTruth(gtFile, full.updated, { expectedContent: text });
       }
       if (opts.json) {
-        process.stdout.write(`${JSON.stringify({ ...res.acceptance, ...(draftReport ? { drafts: draftReport } : {}), skipped: corpus.skipped, ...(opts.fix ? { written } : {}) }, null, 2)}\n`);
+        process.stdout.write(`${JSON.stringify({ ...res.acceptance, ...(draftReport ? { drafts: draftReport } : {}), skipped: corpus.skipped, ...(opts.fix ? { written, ...(backup ? { backup } : {}) } : {}) }, null, 2)}\n`);
       } else {
-        process.stdout.write(humanReport(gtFile, corpus, res.acceptance, opts.fix ? written : undefined));
+        process.stdout.write(humanReport(gtFile, corpus, res.acceptance, opts.fix ? written : undefined, backup));
         if (draftReport) process.stdout.write(`${draftsLine(draftReport)}\n`);
+      }
+      // No question (questions: [], or drafts only): bad input, exit 2, as `run` says it (#16 item 20).
+      if (res.acceptance.total === 0) {
+        const e = nothingToScore({ ...res.acceptance, draftsExcluded: drafts.length }, gtFile);
+        process.stderr.write(`spanproof: ${e.message}\n`);
+        setExit(EXIT.badInput);
+        return;
       }
       setExit(res.acceptance.resolved === res.acceptance.total ? 0 : 1);
     });
@@ -77,14 +87,17 @@ function excerpt(s: string, max = 70): string {
   return JSON.stringify(cut.length > max ? `${cut.slice(0, max - 1).join('')}…` : flat);
 }
 
-function humanReport(gtFile: string, corpus: Corpus, a: AcceptanceReport, written: boolean | undefined): string {
+function humanReport(gtFile: string, corpus: Corpus, a: AcceptanceReport, written: boolean | undefined, backup?: string): string {
   const out: string[] = [];
   const pct = a.total === 0 ? 100 : (100 * a.resolved) / a.total;
   out.push(`Ground truth ${gtFile}: ${a.total} questions against ${corpus.root} (${corpus.documents.length} document${corpus.documents.length === 1 ? '' : 's'}${corpus.skipped.length ? `, ${corpus.skipped.length} skipped` : ''}).`);
-  out.push(`Accepted ${a.resolved}/${a.total} (${pct.toFixed(1)}%): ${a.moved} moved; ${a.stale.length} stale, ${a.ambiguous.length} ambiguous, ${a.rejected.length} rejected evidence item(s).`);
+  const located = a.relocated.filter((r) => r.from.start === undefined || r.from.end === undefined).length;
+  out.push(`Accepted ${a.resolved}/${a.total} (${pct.toFixed(1)}%): ${a.moved} moved${located ? ` (${located} evidence item(s) located: they had no offsets)` : ''}; ${a.stale.length} stale, ${a.ambiguous.length} ambiguous, ${a.rejected.length} rejected evidence item(s).`);
   for (const s of corpus.skipped) out.push(`  skipped ${s.source}: ${s.reason} (${s.detail})`);
   for (const r of a.relocated) {
-    out.push(`  MOVED     ${r.id} ${r.source}: offsets ${r.from.start ?? '?'}–${r.from.end ?? '?'} → ${r.to.start}–${r.to.end} (line ${r.to.line})`);
+    // A quote that never had offsets was located, not moved (#16 item 20).
+    if (r.from.start === undefined || r.from.end === undefined) out.push(`  LOCATED   ${r.id} ${r.source}: offsets ${r.to.start}–${r.to.end} (line ${r.to.line}); the quote had none`);
+    else out.push(`  MOVED     ${r.id} ${r.source}: offsets ${r.from.start}–${r.from.end} → ${r.to.start}–${r.to.end} (line ${r.to.line})`);
   }
   for (const s of a.stale) {
     out.push(`  STALE     ${s.id} ${s.source}: ${excerpt(s.exact)} — ${s.reason}`);
@@ -95,6 +108,6 @@ function humanReport(gtFile: string, corpus: Corpus, a: AcceptanceReport, writte
   }
   for (const r of a.rejected) out.push(`  REJECTED  ${r.id} ${r.source}: ${r.reason}`);
   if (a.relocated.length && written === undefined) out.push('Moved offsets are not written by validate; save in the editor or run `spanproof validate --fix`.');
-  if (written) out.push(`Wrote updated offsets to ${gtFile} (previous version in ${gtFile}.bak).`);
+  if (written) out.push(`Wrote updated offsets to ${gtFile} (previous version in ${backup ?? `${gtFile}.bak`}).`);
   return `${out.join('\n')}\n`;
 }

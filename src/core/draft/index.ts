@@ -8,7 +8,7 @@
  *   `ChatClient`, verification ({@link verifyQuote}), near-duplicate removal and the audit
  *   (lexical leakage, coverage of documents and sections, answer length). Writes nothing.
  * - {@link writeDrafts}(file, drafts) appends them to the ground truth as a text edit (hand-written
- *   questions byte-identical), atomically, after a `.bak` copy; {@link reviewFile}(file, text, action)
+ *   questions byte-identical), atomically, after a backup that never overwrites an older one (`backupGroundTruth`); {@link reviewFile}(file, text, action)
  *   accepts (removes `status`, keeps `provenance`) or rejects (removes) drafts the same way.
  * - Prompts: {@link DRAFT_QUESTIONS}, {@link DRAFT_MULTI_EVIDENCE} (versioned, `draftPromptVersions`).
  */

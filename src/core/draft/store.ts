@@ -5,12 +5,13 @@
  * hand-written questions are never changed (checked after every edit: each non-draft question's text
  * is byte-identical, else nothing is written). Writes are atomic (`writeGroundTruthText`: temp file,
  * fsync, rename; computed from the file's content at write time, so an edit made while drafting is
- * kept) after copying the previous version to `<file>.bak`.
+ * kept) after copying the previous version to a backup that never overwrites an older one
+ * (`backupGroundTruth`: `<file>.bak`, else `.bak.1`, …).
  */
-import { copyFile, readFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { applyEdits, findNodeAtLocation, modify, parseTree } from 'jsonc-parser';
 import { SpanproofError } from '../errors';
-import { indentOf, isDraft, orderedQuestion, parseGroundTruth, serializeGroundTruth, writeGroundTruthText, type Question } from '../groundtruth';
+import { indentOf, isDraft, orderedQuestion, parseGroundTruth, serializeGroundTruth, writeGroundTruthText, backupGroundTruth, type Question } from '../groundtruth';
 import { draftId } from './provenance';
 
 /**
@@ -116,12 +117,6 @@ export function reviewText(current: string, action: ReviewAction, file: string):
   return { text, ids: wanted };
 }
 
-async function backup(file: string, current: string | null): Promise<string | undefined> {
-  if (current === null) return undefined;
-  await copyFile(file, `${file}.bak`);
-  return `${file}.bak`;
-}
-
 async function readOrNull(file: string): Promise<string | null> {
   try {
     return await readFile(file, 'utf8');
@@ -132,8 +127,8 @@ async function readOrNull(file: string): Promise<string | null> {
 }
 
 /**
- * Appends `drafts` to the ground-truth `file` (created when missing), atomically, after a `.bak` copy
- * of the version it replaces. The insert is computed on the file as it is now (an edit made while
+ * Appends `drafts` to the ground-truth `file` (created when missing), atomically, after a backup
+ * (`backupGroundTruth`, never overwriting an older one) of the version it replaces. The insert is computed on the file as it is now (an edit made while
  * drafting is kept); if the file changes between that read and the rename, it is read again (3 tries).
  */
 export async function writeDrafts(file: string, drafts: readonly Question[]): Promise<{ written: boolean; backup?: string }> {
@@ -141,7 +136,7 @@ export async function writeDrafts(file: string, drafts: readonly Question[]): Pr
   for (let attempt = 0; ; attempt++) {
     const current = await readOrNull(file);
     const text = insertDrafts(current, drafts, file);
-    const bak = await backup(file, current);
+    const bak = await backupGroundTruth(file, current);
     try {
       const written = await writeGroundTruthText(file, () => text, { expectedContent: current });
       return { written, ...(bak ? { backup: bak } : {}) };
@@ -152,11 +147,11 @@ export async function writeDrafts(file: string, drafts: readonly Question[]): Pr
   }
 }
 
-/** Applies a review to `file` (atomic write after a `.bak` copy). `expectedContent` = the text the ids were chosen from. */
+/** Applies a review to `file` (atomic write after a backup that never overwrites an older one). `expectedContent` = the text the ids were chosen from. */
 export async function reviewFile(file: string, current: string, action: ReviewAction): Promise<{ ids: string[]; written: boolean; backup?: string }> {
   const { text, ids } = reviewText(current, action, file);
   if (text === current) return { ids, written: false };
-  const bak = await backup(file, current);
+  const bak = await backupGroundTruth(file, current);
   const written = await writeGroundTruthText(file, () => text, { expectedContent: current });
   return { ids, written, ...(bak ? { backup: bak } : {}) };
 }

@@ -79,17 +79,31 @@ export interface AtomicFile {
   abort(): Promise<void>;
 }
 
+/** Options of an async atomic write. */
+export interface AtomicWriteOptions {
+  /**
+   * Permission bits of the new file (e.g. the replaced file's `mode & 0o7777`, so a rewrite keeps a
+   * 0600 file private); set explicitly, the umask does not change them. Default: 0o666 minus the umask.
+   */
+  mode?: number;
+}
+
 /**
  * Opens `file` for an atomic streamed write (temporary sibling, see the module comment).
  * @throws SpanproofError('internal') naming `file` when the temporary file cannot be created (its
  *   `cause` carries the errno, e.g. ENOENT for a missing folder).
  */
-export async function openAtomicFile(file: string): Promise<AtomicFile> {
+export async function openAtomicFile(file: string, opts: AtomicWriteOptions = {}): Promise<AtomicFile> {
   const tmp = tempPathOf(file);
-  let fh: FileHandle | null;
+  let fh: FileHandle | null = null;
   try {
-    fh = await open(tmp, 'wx');
+    fh = await open(tmp, 'wx', opts.mode ?? 0o666);
+    if (opts.mode !== undefined) await fh.chmod(opts.mode);
   } catch (e) {
+    if (fh) {
+      await fh.close().catch(() => undefined);
+      await unlink(tmp).catch(() => undefined);
+    }
     throw writeError(file, e);
   }
   const fail = async (e: unknown): Promise<never> => {
@@ -132,8 +146,8 @@ export async function openAtomicFile(file: string): Promise<AtomicFile> {
  * host writes the ground truth this way). The folder must exist.
  * @throws SpanproofError('internal') naming `file`, the Node error as `cause`; the target is unchanged.
  */
-export async function writeFileAtomicAsync(file: string, data: string | Uint8Array): Promise<void> {
-  const f = await openAtomicFile(file);
+export async function writeFileAtomicAsync(file: string, data: string | Uint8Array, opts: AtomicWriteOptions = {}): Promise<void> {
+  const f = await openAtomicFile(file, opts);
   await f.write(data);
   await f.commit();
 }

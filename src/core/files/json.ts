@@ -6,6 +6,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { SpanproofError } from '../errors';
+import { MAX_JSON_DEPTH, tooDeepPath } from './jsonDepth';
 
 /** One non-blank line of a JSON Lines text: its 1-based number and the parsed value, or why it does not parse. */
 export type JsonLine = { line: number; value: unknown; error?: undefined } | { line: number; value?: undefined; error: string };
@@ -13,7 +14,8 @@ export type JsonLine = { line: number; value: unknown; error?: undefined } | { l
 /**
  * Parses JSON Lines text: one JSON value per line (`\n` or `\r\n`); blank lines are skipped and keep
  * the numbering (line numbers are those an editor shows). Never throws: a line that is not JSON comes
- * back with `error` = `not valid JSON: <parser message>`.
+ * back with `error` = `not valid JSON: <parser message>`, a value nested deeper than
+ * {@link MAX_JSON_DEPTH} with `error` = `nested more than 100 levels deep (at <path>)` (#16 item 15).
  */
 export function parseJsonLines(text: string): JsonLine[] {
   const out: JsonLine[] = [];
@@ -22,7 +24,9 @@ export function parseJsonLines(text: string): JsonLine[] {
     const raw = lines[i];
     if (!raw.trim()) continue;
     try {
-      out.push({ line: i + 1, value: JSON.parse(raw) });
+      const value: unknown = JSON.parse(raw);
+      const deep = tooDeepPath(value);
+      out.push(deep ? { line: i + 1, error: `nested more than ${MAX_JSON_DEPTH} levels deep (at ${deep})` } : { line: i + 1, value });
     } catch (e) {
       out.push({ line: i + 1, error: `not valid JSON: ${(e as Error).message}` });
     }
@@ -33,11 +37,15 @@ export function parseJsonLines(text: string): JsonLine[] {
 /** Parses a JSON file; null when it does not exist. Throws bad-input naming `file` and `fix`. */
 export function readJsonFile<T>(file: string, fix: string): T | null {
   if (!existsSync(file)) return null;
+  let value: unknown;
   try {
-    return JSON.parse(readFileSync(file, 'utf8')) as T;
+    value = JSON.parse(readFileSync(file, 'utf8'));
   } catch (e) {
     throw new SpanproofError('bad-input', `not valid JSON: ${(e as Error).message}`, { file, fix });
   }
+  const deep = tooDeepPath(value);
+  if (deep) throw new SpanproofError('bad-input', `nested more than ${MAX_JSON_DEPTH} levels deep; not read.`, { file, field: deep, fix });
+  return value as T;
 }
 
 /**

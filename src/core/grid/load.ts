@@ -48,8 +48,11 @@ function sha(s: string | Buffer): string {
   return createHash('sha256').update(s).digest('hex');
 }
 
-/** The error of a run with no question to score (`requireScorable`): the acceptance summary says why. */
-function nothingToScore(a: AcceptanceReport, gtFile: string, ids?: string[]): SpanproofError {
+/**
+ * The error of a run with no question to score (`requireScorable`): the acceptance summary says why.
+ * `spanproof validate` reports the same error (exit 2) for a ground truth without questions (#16 item 20).
+ */
+export function nothingToScore(a: AcceptanceReport, gtFile: string, ids?: string[]): SpanproofError {
   const why = `${a.resolved} of ${a.total} questions resolved (stale ${a.stale.length}, ambiguous ${a.ambiguous.length}, rejected ${a.rejected.length})`;
   const drafts = a.draftsExcluded ?? 0;
   if (a.total === 0 && drafts > 0) return new SpanproofError('bad-input', `no question can be scored: the ground truth has only drafts (${drafts}), which are not scored until accepted.`, { file: gtFile, fix: 'review them: spanproof review --list, then --accept ID… or --accept-all.' });

@@ -43,7 +43,8 @@ export interface GridRunParams {
   /**
    * After the run, the injection exposure study (issue #17, src/core/safety): canaries planted in a
    * scratch copy of the corpus, the grid run on it, injection.json written into the run directory.
-   * Run by the worker (src/worker/main.ts) when the run directory was written.
+   * Run by the worker (src/worker/main.ts) when the run directory was written. Default: the
+   * settings' `injection.study` / `injection.canariesPerKind`; `false` turns it off.
    */
   injectionStudy?: boolean | { canariesPerKind?: number };
   /**

@@ -160,6 +160,7 @@ export interface ResolveOptions {
 export { groundTruthJsonSchema, indentOf, orderedQuestion, parseGroundTruth, serializeGroundTruth } from './schema';
 export { isDraft, withoutDrafts } from './status';
 export { readGroundTruth, readGroundTruthWithText, writeGroundTruth, writeGroundTruthText } from './io';
+export { backupGroundTruth } from './backup';
 export { excludedQuestionsSummary, normaliseSource, resolveEvidence, resolveGroundTruth } from './resolve';
 export { makeSelector } from './selector';
 export { lineOf, lineStarts, lineAt } from './text';

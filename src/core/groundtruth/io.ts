@@ -1,13 +1,14 @@
 /**
  * Reading and atomically writing ground-truth files (SPEC §3.1, §16). Reading never modifies the file.
  */
-import { mkdir, readFile } from 'node:fs/promises';
+import { lstat, mkdir, readFile, realpath, stat } from 'node:fs/promises';
 import * as path from 'node:path';
-import { SpanproofError } from '../errors';
+import { SpanproofError, isSpanproofError } from '../errors';
 import { writeFileAtomicAsync } from '../files';
 import { errnoCode } from '../fsErrors';
 import type { GroundTruthFile } from './index';
 import { parseGroundTruth, serializeGroundTruth } from './schema';
+import { removeOrphanTemps, withFileLock } from './lock';
 
 /**
  * Read and validate a ground-truth file.
@@ -47,30 +48,71 @@ async function readText(file: string): Promise<string> {
   }
 }
 
+/** The file a write goes to: the target of a symbolic link (the link stays a link), else `file` itself. */
+async function writeTarget(file: string): Promise<string> {
+  try {
+    return (await lstat(file)).isSymbolicLink() ? await realpath(file) : file;
+  } catch {
+    return file; // does not exist yet (a dangling link fails at the write, naming it)
+  }
+}
+
+/** What a failed write of the ground truth says: "disk full" for ENOSPC/EDQUOT, the errno otherwise. */
+function writeFailure(file: string, e: unknown): SpanproofError {
+  const code = errnoCode(e);
+  if (code === 'ENOSPC' || code === 'EDQUOT') return new SpanproofError('bad-input', `cannot write the ground-truth file: the disk is full (${code}); the file was not changed.`, { file, fix: 'free some disk space and save again.', cause: e });
+  if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS') return new SpanproofError('bad-input', `cannot write the ground-truth file (${code}: ${code === 'EROFS' ? 'read-only file system' : 'permission denied'}).`, { file, fix: 'make the file and its folder writable, or copy the workspace somewhere writable.', cause: e });
+  return new SpanproofError('bad-input', `cannot write the ground-truth file (${code ?? String(e)}).`, { file, fix: 'check that the folder is writable.', cause: e });
+}
+
 /**
  * Write `gt` to `file` atomically (src/core/files `writeFileAtomicAsync`: temp, fsync, rename, folder fsync), creating the folder
- * if needed. Keeps the existing file's indentation. Does not write when the serialised content equals
- * the file's current content.
+ * if needed, under the file's lock (./lock: `open(lock, 'wx')`, stale locks recovered), so the
+ * "unchanged since read" check and the rename are one step across processes (#16 item 7). Keeps the
+ * existing file's indentation and permission bits; a symbolic link stays a link (its target is
+ * written). Temporary files left by killed writes are removed first (#16 item 9). Does not write when
+ * the serialised content equals the file's current content. After the rename the file is read back:
+ * if a writer that does not take the lock replaced it meanwhile, the write is reported as refused.
  * @param opts.expectedContent when given, the write is refused with SpanproofError('bad-input') if the
  *   file's current content differs (someone else changed it since it was read); `null` = expect no file.
+ * @param opts.lockTimeoutMs how long to wait for another writer's lock (default 10 000 ms).
+ * @throws SpanproofError('bad-input'): changed on disk; read-only file (nothing written); disk full;
+ *   permission denied; locked by a live process past the timeout.
  * @returns whether the file was written.
  */
-export async function writeGroundTruth(file: string, gt: GroundTruthFile, opts: { expectedContent?: string | null } = {}): Promise<boolean> {
+export async function writeGroundTruth(file: string, gt: GroundTruthFile, opts: { expectedContent?: string | null; lockTimeoutMs?: number } = {}): Promise<boolean> {
   return writeGroundTruthText(file, (current) => serializeGroundTruth(gt, { like: current }), opts);
 }
 
 /**
  * Write the text `render(current)` computes from the file's current content (null = no file) to
- * `file` atomically (temp file in the same folder, fsync, rename), creating the folder if needed; no
- * write when it equals the current content. For text-level edits that must leave every other byte of
- * the file as it is (drafted questions are inserted and accepted this way, so hand-written questions
- * stay byte-identical). Same `expectedContent` rule and errors as `writeGroundTruth`.
+ * `file`, with every rule of {@link writeGroundTruth} (lock, atomic write, mode and link kept,
+ * read-only refused, re-verified); no write when it equals the current content. For text-level edits
+ * that must leave every other byte of the file as it is (drafted questions are inserted and accepted
+ * this way, so hand-written questions stay byte-identical). Same `expectedContent` rule and errors.
  * @returns whether the file was written.
  */
-export async function writeGroundTruthText(file: string, render: (current: string | null) => string, opts: { expectedContent?: string | null } = {}): Promise<boolean> {
-  let current: string | null = null;
+export async function writeGroundTruthText(file: string, render: (current: string | null) => string, opts: { expectedContent?: string | null; lockTimeoutMs?: number } = {}): Promise<boolean> {
+  const target = await writeTarget(file);
+  const dir = path.dirname(target);
   try {
-    current = await readFile(file, 'utf8');
+    await mkdir(dir, { recursive: true });
+  } catch (e) {
+    throw writeFailure(file, e);
+  }
+  return withFileLock(target, () => writeLocked(file, target, render, opts), { timeoutMs: opts.lockTimeoutMs }).catch((e) => {
+    throw isSpanproofError(e) ? e : writeFailure(file, e); // creating the lock failed (disk full, read-only folder)
+  });
+}
+
+/** The part of {@link writeGroundTruthText} done while holding the lock. */
+async function writeLocked(file: string, target: string, render: (current: string | null) => string, opts: { expectedContent?: string | null }): Promise<boolean> {
+  removeOrphanTemps(target);
+  let current: string | null = null;
+  let mode: number | undefined;
+  try {
+    current = await readFile(target, 'utf8');
+    mode = (await stat(target)).mode & 0o7777;
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw new SpanproofError('bad-input', 'cannot read the ground-truth file before writing it.', { file, cause: e });
   }
@@ -81,13 +123,17 @@ export async function writeGroundTruthText(file: string, render: (current: strin
   }
   const text = render(current);
   if (text === current) return false;
+  if (mode !== undefined && (mode & 0o222) === 0) {
+    throw new SpanproofError('bad-input', 'the ground-truth file is read-only; it was not changed.', { file, fix: `make it writable (chmod u+w ${file}) to save changes, or keep it read-only on purpose.` });
+  }
   try {
-    await mkdir(path.dirname(file), { recursive: true });
-    await writeFileAtomicAsync(file, text);
+    await writeFileAtomicAsync(target, text, { mode }); // src/core/files: temp, fsync, rename, folder fsync
   } catch (e) {
-    throw new SpanproofError('bad-input', `cannot write the ground-truth file (${errnoCode(e) ?? String(e)}).`, {
-      file, fix: 'check that the folder is writable.', cause: e,
-    });
+    throw writeFailure(file, e);
+  }
+  // Re-verify: a writer that does not take the lock (an older Spanproof, a script) may have replaced it.
+  if ((await readFile(target, 'utf8').catch(() => null)) !== text) {
+    throw new SpanproofError('bad-input', 'the ground-truth file changed on disk while it was being written; the change may not have been saved.', { file, fix: 'reload the file and apply the change again.' });
   }
   return true;
 }

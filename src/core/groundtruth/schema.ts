@@ -5,6 +5,8 @@
  */
 import { z } from 'zod';
 import { SpanproofError } from '../errors';
+import { MAX_JSON_DEPTH, tooDeepPath } from '../files';
+import { jsonSyntaxError } from '../files/jsonText';
 import type { GroundTruthFile } from './index';
 
 const offset = z.int().nonnegative();
@@ -109,18 +111,18 @@ export function parseGroundTruth(json: string, file: string): GroundTruthFile {
   try {
     data = JSON.parse(json.charCodeAt(0) === 0xfeff ? json.slice(1) : json);
   } catch (e) {
-    const msg = (e instanceof Error ? e.message : String(e)).replace(/, ".*" is not valid JSON$/s, '');
-    const pos = /position (\d+)/.exec(msg)?.[1] ?? (/end of JSON input/.test(msg) ? String(json.length) : undefined);
-    let field: string | undefined;
-    if (pos !== undefined) {
-      const before = json.slice(0, Number(pos));
-      const line = before.split(/\r\n|\r|\n/).length;
-      const column = before.length - Math.max(before.lastIndexOf('\n'), before.lastIndexOf('\r'));
-      field = `line ${line}, column ${column}`;
-    }
+    let msg = (e instanceof Error ? e.message : String(e)).replace(/, ".*" is not valid JSON$/s, '');
+    // jsonc-parser's scanner locates every syntax error (JSON.parse gives no position for `[1,]`), #16 item 20
+    const at = jsonSyntaxError(json.charCodeAt(0) === 0xfeff ? json.slice(1) : json);
+    const field = at ? `line ${at.line}, column ${at.column}` : undefined;
+    if (at) msg = `${at.message}; ${msg}`;
     throw new SpanproofError('bad-input', `not valid JSON (${msg}).`, {
       file, field, fix: 'correct the JSON syntax (a ground-truth file is one JSON object {"spanproof": 1, "questions": [...]}).', cause: e,
     });
+  }
+  const deep = tooDeepPath(data);
+  if (deep) {
+    throw new SpanproofError('bad-input', `nested more than ${MAX_JSON_DEPTH} levels deep; not read.`, { file, field: deep, fix: 'a ground-truth file is flat: questions hold evidence selectors; remove the deeply nested value.' });
   }
   const parsed = fileSchema.safeParse(data);
   if (!parsed.success) {

@@ -16,9 +16,59 @@ import { makeSelector, type EvidenceSelector, type Question } from '../groundtru
 import { alignExcerpt } from '../align/align';
 import { bump, emptyReport, placeExternal, readTextFile, requirePath } from './common';
 import { codePointToUtf16 } from './offsets';
-import type { ImportedDocument, ImportOptions, ImportResult } from './index';
+import type { ConversionReport, ImportedDocument, ImportOptions, ImportResult } from './index';
 
 interface ChromaRef { content: string; start_index: number; end_index: number }
+
+/** One corpus file: its text, its source in the workspace and the code point → UTF-16 offset map. */
+interface ChromaCorpus { text: string; source: string; toU16: (cp: number) => number | undefined }
+
+/** Reads `corpora/<corpusId>.md` (copied under the workspace when outside it, into `documents`), or the reason it cannot be read. */
+function readCorpus(corporaDir: string, corpusId: string, workspace: string, documents: ImportedDocument[]): ChromaCorpus | { error: string } {
+  const file = path.join(corporaDir, `${corpusId}.md`);
+  try {
+    const t = readTextFile(file, 'Chroma corpus');
+    const placed = placeExternal(workspace, file, `corpora/${corpusId}.md`, t);
+    if (placed.copy) documents.push(placed.copy);
+    return { text: t, source: placed.source, toU16: codePointToUtf16(t) };
+  } catch (e) {
+    return { error: `corpus ${corpusId}: ${(e as Error).message}` };
+  }
+}
+
+/**
+ * A row's references as evidence selectors: the cited code-point offsets when they hold the content,
+ * else the content aligned in the corpus (similarity ≥ `minSimilarity`, counted as realigned);
+ * duplicates dropped; an edge inside a \r\n pair widened to the pair. Returns the reason when a
+ * reference is malformed or not found (the row is then rejected).
+ */
+function referencesToEvidence(refs: readonly ChromaRef[], corpus: ChromaCorpus, ctx: { id: string; corpusId: string; report: ConversionReport; minSimilarity: number }): EvidenceSelector[] | string {
+  const { id, corpusId, report } = ctx;
+  const evidence: EvidenceSelector[] = [];
+  const seen = new Set<string>();
+  for (const [k, ref] of refs.entries()) {
+    if (typeof ref?.content !== 'string' || !Number.isInteger(ref.start_index) || !Number.isInteger(ref.end_index)) return `references[${k}] lacks content/start_index/end_index`;
+    const s = corpus.toU16(ref.start_index);
+    const e = corpus.toU16(ref.end_index);
+    let span: { start: number; end: number };
+    if (s !== undefined && e !== undefined && corpus.text.slice(s, e) === ref.content) span = { start: s, end: e };
+    else {
+      const a = alignExcerpt(corpus.text, ref.content);
+      if (!a || a.similarity < ctx.minSimilarity) return `references[${k}] not found in corpora/${corpusId}.md at [${ref.start_index}, ${ref.end_index}) nor by its content${a ? ` (best similarity ${a.similarity})` : ''}`;
+      span = a;
+      bump(report, 'offsets-realigned');
+      if (a.method !== 'exact') report.fuzzy.push({ id, evidence: evidence.length, similarity: a.similarity, source: corpus.source });
+    }
+    const key = `${span.start}:${span.end}`;
+    if (seen.has(key)) { bump(report, 'duplicate-reference'); continue; }
+    seen.add(key);
+    if (corpus.text.indexOf(ref.content) !== corpus.text.lastIndexOf(ref.content)) bump(report, 'repeated-text-reference');
+    const sel = makeSelector(corpus.text, corpus.source, span.start, span.end);
+    if (sel.start !== span.start || sel.end !== span.end) bump(report, 'widened-to-crlf'); // a span edge inside a \r\n pair takes the whole pair
+    evidence.push(sel);
+  }
+  return evidence;
+}
 
 /**
  * Imports a Chroma `questions_df.csv`.
@@ -44,7 +94,7 @@ export function importChroma(csvFile: string, opts: ImportOptions): ImportResult
   };
   const [qi, ri, ci] = [col('question'), col('references'), col('corpus_id')];
   const corporaDir = path.join(path.dirname(csvFile), 'corpora');
-  const corpora = new Map<string, { text: string; source: string; toU16: (cp: number) => number | undefined } | { error: string }>();
+  const corpora = new Map<string, ChromaCorpus | { error: string }>();
   const documents: ImportedDocument[] = [];
   const questions: Question[] = [];
   let astral = false;
@@ -60,16 +110,8 @@ export function importChroma(csvFile: string, opts: ImportOptions): ImportResult
     if (!/^[\w.-]+$/.test(corpusId)) { reject(`corpus_id ${JSON.stringify(corpusId)} is not a file name`); continue; }
     let corpus = corpora.get(corpusId);
     if (!corpus) {
-      const file = path.join(corporaDir, `${corpusId}.md`);
-      try {
-        const t = readTextFile(file, 'Chroma corpus');
-        const placed = placeExternal(opts.workspace, file, `corpora/${corpusId}.md`, t);
-        if (placed.copy) documents.push(placed.copy);
-        if (/[\ud800-\udfff]/.test(t)) astral = true;
-        corpus = { text: t, source: placed.source, toU16: codePointToUtf16(t) };
-      } catch (e) {
-        corpus = { error: `corpus ${corpusId}: ${(e as Error).message}` };
-      }
+      corpus = readCorpus(corporaDir, corpusId, opts.workspace, documents);
+      if ('text' in corpus && /[\ud800-\udfff]/.test(corpus.text)) astral = true;
       corpora.set(corpusId, corpus);
     }
     if ('error' in corpus) { reject(corpus.error); continue; }
@@ -81,32 +123,8 @@ export function importChroma(csvFile: string, opts: ImportOptions): ImportResult
       reject(`"references" is not a JSON array of {content,start_index,end_index}: ${(e as Error).message}`);
       continue;
     }
-    const evidence: EvidenceSelector[] = [];
-    let bad: string | null = null;
-    const seen = new Set<string>();
-    for (const [k, ref] of refs.entries()) {
-      if (typeof ref?.content !== 'string' || !Number.isInteger(ref.start_index) || !Number.isInteger(ref.end_index)) { bad = `references[${k}] lacks content/start_index/end_index`; break; }
-      const s = corpus.toU16(ref.start_index);
-      const e = corpus.toU16(ref.end_index);
-      let span: { start: number; end: number };
-      if (s !== undefined && e !== undefined && corpus.text.slice(s, e) === ref.content) span = { start: s, end: e };
-      else {
-        const a = alignExcerpt(corpus.text, ref.content);
-        if (a && a.similarity >= (opts.minSimilarity ?? 0.9)) {
-          span = a;
-          bump(report, 'offsets-realigned');
-          if (a.method !== 'exact') report.fuzzy.push({ id, evidence: evidence.length, similarity: a.similarity, source: corpus.source });
-        } else { bad = `references[${k}] not found in corpora/${corpusId}.md at [${ref.start_index}, ${ref.end_index}) nor by its content${a ? ` (best similarity ${a.similarity})` : ''}`; break; }
-      }
-      const key = `${span.start}:${span.end}`;
-      if (seen.has(key)) { bump(report, 'duplicate-reference'); continue; }
-      seen.add(key);
-      if (corpus.text.indexOf(ref.content) !== corpus.text.lastIndexOf(ref.content)) bump(report, 'repeated-text-reference');
-      const sel = makeSelector(corpus.text, corpus.source, span.start, span.end);
-      if (sel.start !== span.start || sel.end !== span.end) bump(report, 'widened-to-crlf'); // a span edge inside a \r\n pair takes the whole pair
-      evidence.push(sel);
-    }
-    if (bad) { reject(bad); continue; }
+    const evidence = referencesToEvidence(refs, corpus, { id, corpusId, report, minSimilarity: opts.minSimilarity ?? 0.9 });
+    if (typeof evidence === 'string') { reject(evidence); continue; }
     questions.push({ id, question, evidence, match: 'all', tags: ['chroma', corpusId] });
     report.converted++;
   }

@@ -13,6 +13,7 @@
  * An import that converts no row writes nothing ({@link writeImport} throws bad-input).
  */
 import type { GroundTruthFile } from '../groundtruth';
+import type { MergeOutcome } from './merge';
 
 /** The importers of `spanproof import`. */
 export const IMPORT_FORMATS = ['weknora', 'pathway-cuad', 'ragas', 'chroma', 'squad'] as const;
@@ -86,6 +87,8 @@ export interface WriteImportOutcome {
   backup: string | null;
   /** True when the ground truth already on disk was identical: nothing written, no backup. */
   groundTruthUnchanged: boolean;
+  /** With `existing: 'merge'` over a different file: the imported ids added, unchanged, in conflict. */
+  merge?: MergeOutcome;
   reportFile: string;
   qrelsFile: string | null;
   documentsWritten: number;
@@ -100,5 +103,6 @@ export { importSquad } from './squad';
 export { importRagas, parseRagasJsonl, type RagasRow } from './ragas';
 export { importWeknora, readWeknoraFolder, weknoraId, weknoraPassageSource, type WeknoraDataset } from './weknora';
 export { importPathwayCuad, readCuadTsv, cuadAnswerLabel, type CuadTable } from './pathway-cuad';
-export { runImport, writeImport, nothingConvertedError } from './write';
+export { runImport, writeImport, nothingConvertedError, questionsAtRisk } from './write';
+export { mergeGroundTruth, existingGroundTruthError, type ExistingGroundTruth, type MergeOutcome } from './merge';
 export { guessDatasetFormat, suggestCommand, type DatasetGuess } from './detect';

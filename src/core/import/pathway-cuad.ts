@@ -19,6 +19,7 @@ import { parse } from 'csv-parse/sync';
 import { SpanproofError } from '../errors';
 import { makeSelector, type EvidenceSelector, type Question } from '../groundtruth';
 import { alignExcerpt } from '../align/align';
+import { resolveInside } from '../corpus/confine';
 import { bump, emptyReport, placeExternal, readTextFile, requirePath, slug } from './common';
 import { parsePythonList } from './python-literal';
 import type { ImportedDocument, ImportOptions, ImportResult } from './index';
@@ -67,13 +68,36 @@ export function cuadAnswerLabel(cell: string): string {
   return t === '' || t === '[]' || t === '()' || t.toLowerCase() === 'nan' ? 'no information found' : t;
 }
 
-function findContract(dir: string, file: string): string | null {
+/**
+ * The contract text for a `file` cell under `dir`, confined to `dir` by the corpus loader's real-path
+ * rule (#16 item 4): `{outside}` when the cell (`../…`, an absolute path) or a symbolic link leads out
+ * of `dir` — then nothing is read; null when no candidate name exists.
+ */
+function findContract(dir: string, file: string): string | { outside: string } | null {
   const stem = file.replace(/\.(pdf|docx?|txt|md)$/i, '');
   for (const name of [file, `${stem}.txt`, `${stem}.md`, `${file}.txt`, `${file}.md`]) {
-    const p = path.join(dir, name);
+    let p: string;
+    try {
+      p = resolveInside(dir, name, `file ${JSON.stringify(file)}`, '--documents');
+    } catch {
+      return { outside: `file ${JSON.stringify(file)} is outside --documents (${dir}); not read` };
+    }
     if (existsSync(p)) return p;
   }
   return null;
+}
+
+/**
+ * The contract of a `file` cell: its text and workspace source (a copy placed into `documents` when
+ * it lives outside the workspace), `{outside}` when the cell leads out of `--documents`, null when absent.
+ */
+function loadContract(dir: string, workspace: string, file: string, documents: ImportedDocument[]): { source: string; text: string } | { outside: string } | null {
+  const p = file ? findContract(dir, file) : null;
+  if (p === null || typeof p === 'object') return p;
+  const text = readTextFile(p, 'contract');
+  const placed = placeExternal(workspace, p, `cuad/${path.basename(p)}`, text);
+  if (placed.copy) documents.push(placed.copy);
+  return { source: placed.source, text };
 }
 
 /**
@@ -94,17 +118,11 @@ export function importPathwayCuad(tsvFile: string, opts: ImportOptions): ImportR
   const questions: Question[] = [];
   const dropped: Array<{ id: string; excerpt: string; reason: string }> = [];
   const answers: Array<{ id: string; file: string; category: string; answer: string; excerpts: number }> = [];
-  const contracts = new Map<string, { source: string; text: string } | null>();
+  const contracts = new Map<string, { source: string; text: string } | { outside: string } | null>();
   for (const row of table.rows) {
     let contract = contracts.get(row.file);
     if (contract === undefined) {
-      const p = row.file ? findContract(opts.documents, row.file) : null;
-      if (p) {
-        const text = readTextFile(p, 'contract');
-        const placed = placeExternal(opts.workspace, p, `cuad/${path.basename(p)}`, text);
-        if (placed.copy) documents.push(placed.copy);
-        contract = { source: placed.source, text };
-      } else contract = null;
+      contract = loadContract(opts.documents, opts.workspace, row.file, documents);
       contracts.set(row.file, contract);
     }
     for (const cat of table.categories) {
@@ -125,6 +143,7 @@ export function importPathwayCuad(tsvFile: string, opts: ImportOptions): ImportR
       }
       if (!excerpts.length) { bump(report, 'no-clause'); reject('[] — the contract has no such clause (not evidence)'); continue; }
       answers[answers.length - 1].excerpts = excerpts.length;
+      if (contract && 'outside' in contract) { bump(report, 'contract-outside'); reject(contract.outside); continue; }
       if (!contract) { bump(report, 'contract-missing'); reject(`contract text for ${JSON.stringify(row.file)} not found in ${opts.documents}`); continue; }
       const evidence: EvidenceSelector[] = [];
       const reasons: string[] = [];
@@ -157,7 +176,7 @@ export function importPathwayCuad(tsvFile: string, opts: ImportOptions): ImportR
       report.converted++;
     }
   }
-  report.documents = [...contracts.values()].filter(Boolean).length;
+  report.documents = [...contracts.values()].filter((c) => c && !('outside' in c)).length;
   report.notes.push(`excerpts parsed as Python literals (P10) and aligned to the contract texts of ${opts.documents}: exact first, then whitespace/quote/case-insensitive, then fuzzy (minimum similarity ${minSim}, each listed).`);
   report.notes.push('excerpts of one cell are alternatives (match "any"), as Pathway\'s hit rule takes the best label; excerpts shorter than 12 characters are not evidence (listed in import-cuad.json).');
   report.notes.push('questions are templated from the category (Pathway\'s reworded questions live in its code, not in the TSV).');

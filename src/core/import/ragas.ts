@@ -10,9 +10,10 @@
  * `response` and `retrieved_contexts` are kept on the question (`response`, `retrievedContexts`) for
  * `spanproof score ragas`.
  */
-import { readdirSync, statSync } from 'node:fs';
+import { readdirSync, realpathSync, statSync } from 'node:fs';
 import * as path from 'node:path';
 import { SpanproofError } from '../errors';
+import { isInside } from '../corpus/confine';
 import { parseJsonLines } from '../files';
 import { makeSelector, type EvidenceSelector, type Question } from '../groundtruth';
 import { alignExcerpt } from '../align/align';
@@ -58,18 +59,38 @@ export function parseRagasJsonl(text: string): { rows: RagasRow[]; bad: Array<{ 
   return { rows, bad, read };
 }
 
-function listDocuments(dir: string): string[] {
-  const out: string[] = [];
-  const walk = (d: string): void => {
+/**
+ * The text documents under `dir` (sorted walk, hidden names skipped), confined like the corpus loader
+ * (#16 items 4, 15): an entry whose real path leaves `dir` (a symbolic link out) is not read but
+ * listed in `outside`; a folder already walked (a link loop) is not walked again; a broken link is
+ * skipped.
+ */
+function listDocuments(dir: string): { files: string[]; outside: string[] } {
+  const realRoot = realpathSync(dir);
+  const seen = new Set<string>();
+  const files: string[] = [];
+  const outside: string[] = [];
+  const walk = (d: string, real: string): void => {
+    if (seen.has(real)) return;
+    seen.add(real);
     for (const name of readdirSync(d).sort()) {
       if (name.startsWith('.')) continue;
       const p = path.join(d, name);
-      if (statSync(p).isDirectory()) walk(p);
-      else if (/\.(md|mdx|markdown|txt|rst|adoc)$/i.test(name)) out.push(p);
+      let rp: string;
+      let isDir: boolean;
+      try {
+        rp = realpathSync(p);
+        isDir = statSync(rp).isDirectory();
+      } catch {
+        continue; // a broken link or a loop of links
+      }
+      if (!isInside(realRoot, rp)) outside.push(path.relative(dir, p));
+      else if (isDir) walk(p, rp);
+      else if (/\.(md|mdx|markdown|txt|rst|adoc)$/i.test(name)) files.push(p);
     }
   };
-  walk(dir);
-  return out;
+  walk(dir, realRoot);
+  return { files, outside };
 }
 
 /**
@@ -86,11 +107,12 @@ export function importRagas(file: string, opts: ImportOptions): ImportResult {
   const stem = slug(path.basename(file).replace(/\.jsonl?$/i, ''), 60);
   const documents: ImportedDocument[] = [];
   const ctxDoc = new Map<string, string>();
-  const docs = opts.documents ? listDocuments(opts.documents).map((p) => {
+  const listed = opts.documents ? listDocuments(opts.documents) : { files: [], outside: [] };
+  const docs = listed.files.map((p) => {
     const text = readTextFile(p, 'document');
     const placed = placeExternal(opts.workspace, p, `documents/${path.relative(opts.documents!, p).split(path.sep).join('/')}`, text);
     return { text, source: placed.source, copy: placed.copy };
-  }) : [];
+  });
   const used = new Set<string>();
   const questions: Question[] = [];
   const minSim = opts.minSimilarity ?? 0.9;
@@ -137,6 +159,7 @@ export function importRagas(file: string, opts: ImportOptions): ImportResult {
     for (const d of docs) if (d.copy && used.has(d.source)) documents.push(d.copy);
     report.documents = used.size;
     report.notes.push(`reference contexts aligned to the documents of ${opts.documents} (exact first; fuzzy alignments listed with their similarity, minimum ${minSim}).`);
+    if (listed.outside.length) report.notes.push(`${listed.outside.length} link(s) under --documents lead outside it and were not read: ${listed.outside.slice(0, 5).join(', ')}${listed.outside.length > 5 ? ', …' : ''}.`);
   } else {
     report.documents = documents.length;
     report.notes.push(`no --documents: each of the ${documents.length} distinct reference contexts became a document under ragas/${stem}/ and is whole-passage evidence (retrieval over these passages only, without distractors — pass --documents to align to the real sources).`);

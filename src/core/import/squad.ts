@@ -12,6 +12,7 @@
  * `answers`). Unanswerable questions (v2.0 `is_impossible`) have no evidence: each is listed in
  * `rejected` with that reason and counted under `counts.unanswerable` — never silently dropped.
  */
+import { MAX_JSON_DEPTH, tooDeepPath } from '../files';
 import { SpanproofError } from '../errors';
 import { makeSelector, type EvidenceSelector, type Question } from '../groundtruth';
 import { bump, emptyReport, readTextFile, requirePath, slug } from './common';
@@ -41,6 +42,20 @@ function sentenceRange(text: string, start: number, end: number): { start: numbe
 }
 
 /**
+ * Where a (non-empty) answer `text` is in `context`, UTF-16 offsets: at `answerStart` (Python code
+ * points) when the text is there, else the occurrence nearest to it (`corrected`); null when absent.
+ */
+function locateAnswer(context: string, toU16: (cp: number) => number | undefined, text: string, answerStart: number): { s: number; e: number; corrected: boolean } | null {
+  const s = toU16(answerStart);
+  const e = s === undefined ? undefined : toU16(answerStart + Array.from(text).length);
+  if (s !== undefined && e !== undefined && context.slice(s, e) === text) return { s, e, corrected: false };
+  const want = s ?? 0;
+  let best = -1;
+  for (let p = context.indexOf(text); p >= 0; p = context.indexOf(text, p + 1)) if (best < 0 || Math.abs(p - want) < Math.abs(best - want)) best = p;
+  return best < 0 ? null : { s: best, e: best + text.length, corrected: true };
+}
+
+/**
  * Imports a SQuAD JSON file.
  * @throws SpanproofError('bad-input') when the file is not JSON or has no `data` array.
  */
@@ -55,16 +70,25 @@ export function importSquad(file: string, _opts: ImportOptions): ImportResult {
     if (e instanceof SpanproofError) throw e;
     throw new SpanproofError('bad-input', `not valid JSON: ${(e as Error).message}`, { file, fix: 'pass a SQuAD v1.1/v2.0 JSON file.', cause: e });
   }
+  const deep = tooDeepPath(json);
+  if (deep) throw new SpanproofError('bad-input', `nested more than ${MAX_JSON_DEPTH} levels deep; not read.`, { file, field: deep, fix: 'pass a SQuAD v1.1/v2.0 JSON file ({"data": [{"title", "paragraphs": [{"context", "qas"}]}]}).' });
   if (!Array.isArray(json?.data)) throw new SpanproofError('bad-input', 'no "data" array.', { file, field: 'data', fix: 'pass a SQuAD v1.1/v2.0 JSON file ({"version", "data": [{"title", "paragraphs"}]}).' });
   const documents: ImportedDocument[] = [];
   const questions: Question[] = [];
   const ids = new Set<string>();
+  const wrongType = (field: string, want: string): SpanproofError => new SpanproofError('bad-input', `${field} is not ${want}.`, {
+    file, field, fix: 'pass a SQuAD v1.1/v2.0 JSON file ({"data": [{"title", "paragraphs": [{"context", "qas": [{"id", "question", "answers"}]}]}]}).',
+  });
   json.data.forEach((article, ai) => {
-    const dir = `squad/${String(ai + 1).padStart(3, '0')}-${slug(article?.title ?? 'untitled', 40)}`;
-    (article?.paragraphs ?? []).forEach((para, pi) => {
+    if (typeof article !== 'object' || article === null || Array.isArray(article)) throw wrongType(`data[${ai}]`, 'an object (an article)');
+    if (article.paragraphs !== undefined && !Array.isArray(article.paragraphs)) throw wrongType(`data[${ai}].paragraphs`, 'a list');
+    const dir = `squad/${String(ai + 1).padStart(3, '0')}-${slug(typeof article.title === 'string' ? article.title : 'untitled', 40)}`;
+    (article.paragraphs ?? []).forEach((para, pi) => {
       const where = `data[${ai}].paragraphs[${pi}]`;
-      const context = para?.context;
-      const qas = para?.qas ?? [];
+      if (typeof para !== 'object' || para === null || Array.isArray(para)) throw wrongType(where, 'an object (a paragraph)');
+      if (para.qas !== undefined && !Array.isArray(para.qas)) throw wrongType(`${where}.qas`, 'a list');
+      const context = para.context;
+      const qas = para.qas ?? [];
       if (typeof context !== 'string' || !context.trim()) {
         qas.forEach((qa, qi) => {
           report.rowsRead++;
@@ -92,18 +116,11 @@ export function importSquad(file: string, _opts: ImportOptions): ImportResult {
         const seen = new Set<string>();
         for (const [k, a] of answers.entries()) {
           if (typeof a?.text !== 'string' || !Number.isInteger(a.answer_start)) return reject(`answers[${k}] lacks text/answer_start`);
-          let s = toU16(a.answer_start!);
-          let e = s === undefined ? undefined : toU16(a.answer_start! + Array.from(a.text).length);
-          if (s === undefined || e === undefined || context.slice(s, e) !== a.text) {
-            // answer_start off: take the occurrence nearest to it
-            const want = s ?? 0;
-            let best = -1;
-            for (let p = context.indexOf(a.text); p >= 0; p = context.indexOf(a.text, p + 1)) if (best < 0 || Math.abs(p - want) < Math.abs(best - want)) best = p;
-            if (best < 0 || !a.text) return reject(`answers[${k}].text ${JSON.stringify(a.text)} is not in the paragraph`);
-            bump(report, 'answer-start-corrected');
-            s = best;
-            e = best + a.text.length;
-          }
+          if (!a.text) return reject(`answers[${k}].text is empty: no answer to locate`);
+          const at = locateAnswer(context, toU16, a.text, a.answer_start!);
+          if (!at) return reject(`answers[${k}].text ${JSON.stringify(a.text)} is not in the paragraph`);
+          if (at.corrected) bump(report, 'answer-start-corrected');
+          const { s, e } = at;
           if (!texts.includes(a.text)) texts.push(a.text);
           const sent = sentenceRange(context, s, e);
           const key = `${sent.start}:${sent.end}`;

@@ -4,11 +4,13 @@
  * an existing file is first copied to a `.bak` that does not overwrite an older backup), the graded
  * qrels as TREC text, and the conversion report as `.spanproof/import-report.json`.
  */
-import { copyFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
 import { SpanproofError } from '../errors';
 import { outputPathError } from '../fsErrors';
-import { serializeGroundTruth, writeGroundTruth } from '../groundtruth';
+import { backupGroundTruth, parseGroundTruth, serializeGroundTruth, writeGroundTruth, type GroundTruthFile } from '../groundtruth';
+import { existingGroundTruthError, mergeGroundTruth, type ExistingGroundTruth, type MergeOutcome } from './merge';
 import { writeFileAtomic as writeAtomicRaw } from '../files';
 import { DEFAULT_SETTINGS } from '../settings';
 import { importChroma } from './chroma';
@@ -61,31 +63,64 @@ export function nothingConvertedError(result: ImportResult): SpanproofError {
   });
 }
 
-function freeBackupName(file: string): string {
-  if (!existsSync(`${file}.bak`)) return `${file}.bak`;
-  for (let n = 1; ; n++) if (!existsSync(`${file}.bak.${n}`)) return `${file}.bak.${n}`;
-}
-
 /**
  * Writes `result` under `workspace`. Document paths are checked first, so nothing is written when a
  * document would overwrite a different existing file.
- * An identical re-import leaves the ground truth (and its backups) alone.
- * @throws SpanproofError('bad-input') when no row converted ({@link nothingConvertedError}; nothing
+ * An identical re-import leaves the ground truth (and its backups) alone. An existing ground truth
+ * with a question the import would lose or change is refused (`opts.existing` 'refuse', the default: nothing written),
+ * replaced after a backup ('replace') or merged by id ('merge', {@link mergeGroundTruth}) — #16 item 8.
+ * @throws SpanproofError('bad-input') when the workspace's ground truth would be replaced under
+ *   'refuse' ({@link existingGroundTruthError}; nothing written), when no row converted ({@link nothingConvertedError}; nothing
  *   written), when a different file exists where a document goes (fix: import into an empty folder),
  *   or when the workspace cannot be written (EACCES, EROFS, ENOTDIR…: names the path).
  */
-export async function writeImport(result: ImportResult, workspace: string): Promise<WriteImportOutcome> {
+export async function writeImport(result: ImportResult, workspace: string, opts: { existing?: ExistingGroundTruth } = {}): Promise<WriteImportOutcome> {
   if (result.report.converted === 0 || result.groundTruth.questions.length === 0) throw nothingConvertedError(result);
   const root = path.resolve(workspace);
+  const gtFile = path.join(root, DEFAULT_SETTINGS.groundTruthPath);
+  const current = gtText(gtFile);
+  const plan = groundTruthPlan(gtFile, current, result, opts.existing ?? 'refuse'); // refuses before anything is written
   try {
-    return await writeImportFiles(result, root);
+    return await writeImportFiles(result, root, gtFile, current, plan);
   } catch (e) {
     const where = (e as { path?: string }).path ?? (e as { file?: string }).file ?? root;
     throw outputPathError(e, where, 'the import into the workspace', 'import into a folder you can write to (--workspace DIR).');
   }
 }
 
-async function writeImportFiles(result: ImportResult, root: string): Promise<WriteImportOutcome> {
+/** True when replacing `mine` by `imported` loses or changes a question of `mine` (layout alone does not count). */
+function wouldLose(mine: GroundTruthFile, imported: GroundTruthFile): boolean {
+  const theirs = new Map(imported.questions.map((q) => [q.id, q]));
+  return mine.questions.some((q) => !isDeepStrictEqual(q, theirs.get(q.id)));
+}
+
+/**
+ * How many questions of the workspace's ground truth a plain import of `result` would lose or change
+ * (0: no file, identical, or layout only) — the editor asks Replace / Merge when it is not 0.
+ * @throws SpanproofError('bad-input') when the existing file is not a valid ground truth.
+ */
+export function questionsAtRisk(result: ImportResult, workspace: string): number {
+  const gtFile = path.join(path.resolve(workspace), DEFAULT_SETTINGS.groundTruthPath);
+  const current = gtText(gtFile);
+  if (current === null) return 0;
+  const mine = parseGroundTruth(current, gtFile);
+  const theirs = new Map(result.groundTruth.questions.map((q) => [q.id, q]));
+  return mine.questions.filter((q) => !isDeepStrictEqual(q, theirs.get(q.id))).length;
+}
+
+/**
+ * What goes into the ground-truth file: the imported ground truth (no file, an empty one, `replace`,
+ * or identical), or the merge. Throws the refusal for a different existing file under `refuse`.
+ */
+function groundTruthPlan(gtFile: string, current: string | null, result: ImportResult, existing: ExistingGroundTruth): { gt: GroundTruthFile; merge?: MergeOutcome } {
+  if (current === null || serializeGroundTruth(result.groundTruth, { like: current }) === current) return { gt: result.groundTruth };
+  const mine = parseGroundTruth(current, gtFile); // a damaged file is bad input naming it, whatever the mode
+  if (existing === 'merge') return (({ merged, merge }) => ({ gt: merged, merge }))(mergeGroundTruth(mine, result.groundTruth));
+  if (existing === 'refuse' && wouldLose(mine, result.groundTruth)) throw existingGroundTruthError(gtFile, mine.questions.length);
+  return { gt: result.groundTruth };
+}
+
+async function writeImportFiles(result: ImportResult, root: string, gtFile: string, current: string | null, plan: { gt: GroundTruthFile; merge?: MergeOutcome }): Promise<WriteImportOutcome> {
   const plans: Array<{ abs: string; text: string; write: boolean }> = [];
   for (const d of result.documents) {
     const abs = path.resolve(root, d.source);
@@ -112,16 +147,13 @@ async function writeImportFiles(result: ImportResult, root: string): Promise<Wri
     writeFileAtomic(p.abs, p.text);
     written++;
   }
-  const gtFile = path.join(root, DEFAULT_SETTINGS.groundTruthPath);
   let backup: string | null = null;
-  const current = gtText(gtFile);
-  // an identical re-import writes nothing and makes no backup
-  const groundTruthUnchanged = current !== null && serializeGroundTruth(result.groundTruth, { like: current }) === current;
+  // an identical re-import (or a merge that adds nothing) writes nothing and makes no backup
+  const groundTruthUnchanged = current !== null && serializeGroundTruth(plan.gt, { like: current }) === current;
   if (current !== null && !groundTruthUnchanged) {
-    backup = freeBackupName(gtFile);
-    copyFileSync(gtFile, backup);
+    backup = (await backupGroundTruth(gtFile, current)) ?? null;
   }
-  if (!groundTruthUnchanged) await writeGroundTruth(gtFile, result.groundTruth, { expectedContent: current });
+  if (!groundTruthUnchanged) await writeGroundTruth(gtFile, plan.gt, { expectedContent: current });
   let qrelsFile: string | null = null;
   if (result.qrels) {
     qrelsFile = path.join(spDir, 'qrels.txt');
@@ -137,5 +169,5 @@ async function writeImportFiles(result: ImportResult, root: string): Promise<Wri
   }
   const reportFile = path.join(spDir, 'import-report.json');
   writeFileAtomic(reportFile, JSON.stringify(result.report, null, 2) + '\n');
-  return { groundTruthFile: gtFile, backup, groundTruthUnchanged, reportFile, qrelsFile, documentsWritten: written, documentsUnchanged: plans.length - written, extraFiles };
+  return { groundTruthFile: gtFile, backup, groundTruthUnchanged, ...(plan.merge ? { merge: plan.merge } : {}), reportFile, qrelsFile, documentsWritten: written, documentsUnchanged: plans.length - written, extraFiles };
 }

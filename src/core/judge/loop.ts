@@ -96,6 +96,32 @@ function toSpanproof(e: unknown): SpanproofError {
   return new SpanproofError('internal', (e as Error)?.message ?? String(e), { cause: e });
 }
 
+/**
+ * The generator's answer to one item from its contexts (prompt GENERATE, temperature 0), cut to
+ * MAX_ANSWER_CHARS UTF-16 code units (never half a surrogate pair; `answerChars` = the length before).
+ * A refusal, a content filter, an empty answer or a retryable request failure give `answer: null`
+ * with the reason in `error`.
+ * @throws the client's fatal errors (RequestFailure kind 'fatal', SpanproofError 'cancelled').
+ */
+async function generateAnswer(it: GenerationItem, o: LoopOptions, genVersion: string, signal: AbortSignal): Promise<{ answer: string | null; answerChars?: number; error?: string }> {
+  try {
+    const reply = await o.client.chat({ model: o.generatorModel, promptVersion: genVersion, messages: render(GENERATE, { question: it.questionText, context: formatContext(it.contexts) }), temperature: 0, maxTokens: o.maxAnswerTokens ?? 512 }, signal);
+    if (reply.refusal || reply.finishReason === 'content_filter') return { answer: null, error: `the generator refused${reply.refusal ? `: ${reply.refusal.slice(0, 200)}` : ' (content filter)'}` };
+    let answer = answerText(reply.content);
+    let answerChars: number | undefined;
+    if (answer.length > MAX_ANSWER_CHARS) {
+      answerChars = answer.length;
+      const cut = /[\uD800-\uDBFF]/.test(answer[MAX_ANSWER_CHARS - 1]) ? MAX_ANSWER_CHARS - 1 : MAX_ANSWER_CHARS; // never half a surrogate pair
+      answer = answer.slice(0, cut);
+    }
+    if (!answer) return { answer: null, ...(answerChars !== undefined ? { answerChars } : {}), error: 'the generator returned an empty answer' };
+    return { answer, ...(answerChars !== undefined ? { answerChars } : {}) };
+  } catch (e) {
+    if (e instanceof RequestFailure && e.kind !== 'fatal') return { answer: null, error: `no answer: ${e.message}` };
+    throw e;
+  }
+}
+
 /** Generates and judges every item. Never throws for an item's failure; returns status `failed` with the error on a fatal endpoint error. */
 export async function generateAndJudge(items: readonly GenerationItem[], o: LoopOptions): Promise<LoopResult> {
   const sameModel = checkModels(o.generatorModel, o.judgeModel, o.allowSameModel);
@@ -121,28 +147,7 @@ export async function generateAndJudge(items: readonly GenerationItem[], o: Loop
       judgeModel: o.judgeModel,
       ...(sameModel ? { sameModel: true as const } : {}),
     };
-    let answer: string | null = null;
-    let answerChars: number | undefined;
-    let error: string | undefined;
-    try {
-      const reply = await o.client.chat({ model: o.generatorModel, promptVersion: genVersion, messages: render(GENERATE, { question: it.questionText, context: formatContext(it.contexts) }), temperature: 0, maxTokens: o.maxAnswerTokens ?? 512 }, ac.signal);
-      if (reply.refusal || reply.finishReason === 'content_filter') error = `the generator refused${reply.refusal ? `: ${reply.refusal.slice(0, 200)}` : ' (content filter)'}`;
-      else {
-        answer = answerText(reply.content);
-        if (answer.length > MAX_ANSWER_CHARS) {
-          answerChars = answer.length;
-          const cut = /[\uD800-\uDBFF]/.test(answer[MAX_ANSWER_CHARS - 1]) ? MAX_ANSWER_CHARS - 1 : MAX_ANSWER_CHARS; // never half a surrogate pair
-          answer = answer.slice(0, cut);
-        }
-        if (!answer) {
-          answer = null;
-          error = 'the generator returned an empty answer';
-        }
-      }
-    } catch (e) {
-      if (e instanceof RequestFailure && e.kind !== 'fatal') error = `no answer: ${e.message}`;
-      else throw e;
-    }
+    const { answer, answerChars, error } = await generateAnswer(it, o, genVersion, ac.signal);
     let judges: AnswerRecord['judges'];
     if (answer === null) {
       judges = Object.fromEntries(metrics.map((m) => [m, { unmeasured: true, reason: error! }]));

@@ -7,7 +7,7 @@
 import { CAUSES, type Cause } from '../types';
 import { CAUSE_ADVICE } from '../attribution';
 import { TAU_SWEEP } from '../grid/plan';
-import { buildReportModel, cutPieces, rowLatencyText, verdictLines } from './model';
+import { buildReportModel, cutPieces, rowLatencyText, verdictLines, type ReportModel } from './model';
 import { rankingColumns, rankingLegend } from './columns';
 import { f3 } from './format';
 import type { RunData } from '../runs/types';
@@ -46,9 +46,8 @@ table.mx td.hit{background:#2ea04366}table.mx td.fail{background:repeating-linea
 mark{background:var(--mark);color:inherit}.warn{color:#d73a49}del{background:var(--cut);text-decoration:line-through}
 `;
 
-/** The HTML report; with `answers` (readAnswers(runDir)) the answers section is added before the end. */
-export function renderHtml(data: RunData, answers: AnswersData | null = null): string {
-  const m = buildReportModel(data);
+/** The page head, title and the run facts (status, inputs, settings, models). */
+function headHtml(m: ReportModel, data: RunData): string[] {
   const { run, results } = data;
   const o: string[] = [];
   o.push('<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">');
@@ -63,6 +62,12 @@ export function renderHtml(data: RunData, answers: AnswersData | null = null): s
   if (m.baselineReranker) o.push(`<li>rerank = the built-in MaxSim reranker over static word vectors: <b>${esc(BASELINE_RERANKER_LABEL)}</b></li>`);
   if (run.error) o.push(`<li>error: ${esc(run.error.code)}: ${esc(run.error.message)}</li>`);
   o.push('</ul>');
+  return o;
+}
+
+/** The verdict paragraphs, its reasons and the recommended config's explanation. */
+function verdictHtml(m: ReportModel, _data: RunData): string[] {
+  const o: string[] = [];
   const vl = verdictLines(m);
   if (vl.length) {
     const r = m.rows.find((x) => x.config.id === m.recommended);
@@ -70,6 +75,12 @@ export function renderHtml(data: RunData, answers: AnswersData | null = null): s
     if (m.verdict?.reasons.length) o.push(`<details><summary>Reasons</summary><ul>${m.verdict.reasons.map((x) => `<li>${esc(x)}</li>`).join('')}</ul></details>`);
     if (r?.ranking?.explanation) o.push(`<p><b>${esc(m.recommended ?? '')}</b> — ${esc(r.ranking.explanation)} Measured latency: ${esc(rowLatencyText(r))}.</p>`);
   }
+  return o;
+}
+
+/** The ranking table with a CI bar per config. */
+function rankingHtml(m: ReportModel, _data: RunData): string[] {
+  const o: string[] = [];
   const tableCols = rankingColumns(m);
   const q = tableCols[2];
   o.push(`<h2>Ranking</h2>${rankingLegend(m).map((l) => `<p class="mut">${esc(l)}</p>`).join('')}<table><thead><tr>${tableCols.map((c, i) => `<th${c.num ? '' : ' class="l"'}>${esc(c.head)}</th>${i === 2 ? '<th class="l">0 ─ 0.5 ─ 1</th>' : ''}`).join('')}</tr></thead><tbody>`);
@@ -80,6 +91,13 @@ export function renderHtml(data: RunData, answers: AnswersData | null = null): s
     o.push(`<tr${c.id === m.recommended ? ' class="rec"' : ''}>${tableCols.map((col, i) => `<td${col.num ? '' : ' class="l"'}>${esc(col.cell(r))}</td>${i === 2 ? `<td class="l">${bar}</td>` : ''}`).join('')}</tr>`);
   }
   o.push('</tbody></table>');
+  return o;
+}
+
+/** Failure causes per config as stacked bars, with the advice of each cause. */
+function causesHtml(m: ReportModel, data: RunData): string[] {
+  const { results } = data;
+  const o: string[] = [];
   const nq = Math.max(1, results?.questions ?? 1);
   o.push('<h2>Failure causes</h2><p class="legend">' + CAUSES.map((c) => `<span class="${CAUSE_CLASS[c]}"></span>${esc(c)} (${m.causeTotals[c]})`).join('') + '</p>');
   o.push(`<table><thead><tr><th>misses</th><th>config</th><th class="l">share of ${nq} questions</th>${CAUSES.map((c) => `<th>${esc(c)}</th>`).join('')}</tr></thead><tbody>`);
@@ -90,6 +108,13 @@ export function renderHtml(data: RunData, answers: AnswersData | null = null): s
     o.push(`<tr><td>${total}</td><td>${esc(c.id)}</td><td class="l"><div class="stack">${stack}</div></td>${CAUSES.map((x) => `<td>${c.causes[x] ?? 0}</td>`).join('')}</tr>`);
   }
   o.push('</tbody></table><ul>' + CAUSES.map((c) => `<li><b>${esc(c)}</b>: ${esc(CAUSE_ADVICE[c])}</li>`).join('') + '</ul>');
+  return o;
+}
+
+/** Question × config matrix: a cell per item, green when hit@k, else coloured by its cause. */
+function matrixHtml(m: ReportModel, data: RunData): string[] {
+  const { results } = data;
+  const o: string[] = [];
   // Question × config matrix: a cell per item, green when hit@k, else coloured by its cause.
   const cols = m.rows.map((r) => r.config.id);
   const cell = new Map(data.questions.map((q) => [`${q.question}\u0000${q.config}`, q]));
@@ -107,9 +132,21 @@ export function renderHtml(data: RunData, answers: AnswersData | null = null): s
     }
     o.push('</tbody></table><p class="mut">Columns are numbered in ranking order (hover for the config id).</p>');
   }
+  return o;
+}
+
+/** hit@k of each config over the τ sweep. */
+function tauHtml(m: ReportModel, _data: RunData): string[] {
+  const o: string[] = [];
   o.push(`<h2>τ sweep (hit@k)</h2><table><thead><tr><th></th><th>config</th>${TAU_SWEEP.map((t) => `<th>τ=${t}</th>`).join('')}</tr></thead><tbody>`);
   for (const r of m.rows) o.push(`<tr><td></td><td>${esc(r.config.id)}</td>${TAU_SWEEP.map((t) => `<td>${f3(r.config.tauSweep?.[String(t)]?.mean)}</td>`).join('')}</tr>`);
   o.push('</tbody></table>');
+  return o;
+}
+
+/** The misses of the focus config with the evidence and where the chunk boundary cut it. */
+function missesHtml(m: ReportModel, _data: RunData): string[] {
+  const o: string[] = [];
   if (m.focus) {
     o.push(`<h2>Misses of ${esc(m.focus)} (${m.misses.length})</h2>`);
     o.push('<p class="mut">Evidence inside the best chunk is <mark>highlighted</mark>; evidence the chunk boundary cut off is <del>struck through</del>, shown on the side of the cut.</p>');
@@ -128,6 +165,13 @@ export function renderHtml(data: RunData, answers: AnswersData | null = null): s
       } else if (x.evidenceText) o.push(`<pre>${esc(x.evidenceText)}</pre>`);
     }
   }
+  return o;
+}
+
+/** Questions excluded from scoring, skipped files and failed items. */
+function excludedHtml(m: ReportModel, data: RunData): string[] {
+  const { results } = data;
+  const o: string[] = [];
   const acc = results?.acceptance;
   if (acc && (acc.stale.length || acc.ambiguous.length || acc.rejected.length)) {
     o.push('<h2>Excluded questions (not scored)</h2><ul>');
@@ -138,10 +182,19 @@ export function renderHtml(data: RunData, answers: AnswersData | null = null): s
   }
   if (results?.skipped.length) o.push('<h2>Skipped files</h2><ul>' + results.skipped.map((s) => `<li><code>${esc(s.source)}</code>: ${esc(s.reason)} (${esc(s.detail)})</li>`).join('') + '</ul>');
   if (results?.errors.length) o.push('<h2>Failed items (reported, not scored)</h2><ul>' + results.errors.map((e) => `<li>${esc(e.stage)}${e.config ? ` ${esc(e.config)}` : ''}${e.question ? ` × ${esc(e.question)}` : ''}: ${esc(e.message)}</li>`).join('') + '</ul>');
+  return o;
+}
+
+/** The HTML report; with `answers` (readAnswers(runDir)) the answers section is added before the end. */
+export function renderHtml(data: RunData, answers: AnswersData | null = null): string {
+  const m = buildReportModel(data);
+  const o: string[] = [];
+  for (const section of [headHtml, verdictHtml, rankingHtml, causesHtml, matrixHtml, tauHtml, missesHtml, excludedHtml]) o.push(...section(m, data));
   const inj = injectionHtml(data.injection);
   if (inj) o.push(inj);
   const ans = answersHtml(answers);
   if (ans) o.push(ans);
+
   o.push('</body></html>\n');
   return o.join('\n');
 }

@@ -14,6 +14,7 @@ import { renderMarkdown } from './markdown';
 export { buildReportModel, cutPieces, type ReportModel, type ReportRow, type ReportMiss } from './model';
 export { rankingTable } from './text';
 export { answersHtml, answersMarkdown } from './answers';
+export { safetyMarkdown } from './safety';
 export { injectionMarkdown, injectionSummaryMarkdown, injectionHtml, injectionCsv } from './injection';
 export { renderMarkdown, renderCsv, renderHtml };
 export { renderGithubReport, githubText } from './github';

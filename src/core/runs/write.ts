@@ -15,6 +15,8 @@ import { isSpanproofError } from '../errors';
 import { writeFileAtomic } from '../files';
 import type { BiasStudy } from '../bias/types';
 import type { InjectionStudy } from '../safety/types';
+import type { SafetyReport } from '../safety/harm';
+import type { AttackReport } from '../safety/attack';
 import { createRunDir } from './dir';
 import { stableStringify } from './json';
 import type { RankingFile } from '../ranking/types';
@@ -135,5 +137,19 @@ export function writeBiasStudy(runDir: string, study: BiasStudy, file = join(run
 export function writeInjectionStudy(runDir: string, study: InjectionStudy): string {
   const file = join(runDir, 'injection.json');
   writeFileAtomic(file, `${stableStringify(study, 2)}\n`);
+  return file;
+}
+
+/** The content-harm report of a run's generated answers (`spanproof safety <run dir>`): `<runDir>/safety.json`. */
+export function writeSafetyReport(runDir: string, report: SafetyReport): string {
+  const file = join(runDir, 'safety.json');
+  writeFileAtomic(file, `${JSON.stringify(report, null, 2)}\n`);
+  return file;
+}
+
+/** The XPIA attack step of a run (`run --injection-study --generate`): `<runDir>/attacks.json`. */
+export function writeAttackReport(runDir: string, report: AttackReport): string {
+  const file = join(runDir, 'attacks.json');
+  writeFileAtomic(file, `${JSON.stringify(report, null, 2)}\n`);
   return file;
 }

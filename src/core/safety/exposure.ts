@@ -70,6 +70,28 @@ function vectors(recs: ReadonlyMap<string, ExposureRecord>, questions: readonly 
   return { all, kind };
 }
 
+/** An item whose top-k results overlap a canary: the spans (copy offsets) and the canaries they hold. */
+export interface ExposedItem {
+  question: string;
+  config: string;
+  /** Ids of the canaries overlapped by the top-k results, sorted. */
+  canaries: string[];
+  /** The top-k results in rank order (spans in the planted copy). */
+  contexts: Span[];
+}
+
+/** Every exposed (question, config) item, in record order (what the attack step generates from). */
+export function exposedItems(records: readonly ExposureRecord[], canaries: readonly Canary[], k: number): ExposedItem[] {
+  const out: ExposedItem[] = [];
+  for (const r of records) {
+    if (r.status !== 'ok') continue;
+    const top = r.results.slice(0, k);
+    const hit = canaries.filter((c) => exposedAt(top, [c], k) === 1).map((c) => c.id).sort();
+    if (hit.length) out.push({ question: r.question, config: r.config, canaries: hit, contexts: top.map((x) => ({ source: x.source, start: x.start, end: x.end })) });
+  }
+  return out;
+}
+
 /** Mean of each question's values over several configs (NaN entries left out). */
 function columnMeans(rows: readonly number[][], n: number): number[] {
   return Array.from({ length: n }, (_, i) => {

@@ -5,6 +5,10 @@
  */
 export * from './templates';
 export { plantCanaries, FAR_MIN, DEFAULT_CANARIES_PER_KIND, type Canary, type PlantedCorpus, type PlantOptions } from './canaries';
-export { injectionExposure, exposedAt, type ConfigExposure, type ChunkerExposure, type ExposureInput, type ExposureRecord } from './exposure';
+export { injectionExposure, exposedAt, exposedItems, type ExposedItem, type ConfigExposure, type ChunkerExposure, type ExposureInput, type ExposureRecord } from './exposure';
 export { runInjectionStudy, withInjectionStudy, INJECTION_NOTE, type InjectionStudyInput } from './study';
 export type { InjectionStudy } from './types';
+export { HARM_CATEGORIES, SAFETY_CATEGORIES, HARM_PROMPTS, PROTECTED_MATERIAL_PROMPT, safetyPrompt, type HarmCategory, type SafetyCategory } from './prompts';
+export { scoreSafety, judgeSafety, severityLevel, parseThreshold, SEVERITY_LEVELS, DEFAULT_THRESHOLD, SAFETY_NOTE, type SafetyItem, type SafetyJudgement, type SafetyCategoryResult, type SafetyReport, type SeverityLevel, type SafetyOptions } from './harm';
+export { attackSuccess, XPIA_FOLLOWED, type AttackJudgement, type AttackConfigResult, type AttackReport, type AttackOptions } from './attack';
+export { runAttackStage, type AttackStageOptions } from './attackStage';

@@ -17,9 +17,9 @@ import { ENDPOINT_PREFIX } from '../models/embedderSpec';
 import { resolveCacheDir, writeInjectionStudy } from '../runs';
 import type { GridRunParams, GridRunResult } from '../grid/types';
 import { isSpanproofError } from '../errors';
-import type { RunSettings } from '../settings';
+import { parseRunSettings, type RunSettings } from '../settings';
 import { plantCanaries, DEFAULT_CANARIES_PER_KIND, type PlantedCorpus } from './canaries';
-import { injectionExposure } from './exposure';
+import { exposedItems, injectionExposure } from './exposure';
 import type { InjectionStudy } from './types';
 import { XPIA_KINDS } from './templates';
 
@@ -90,10 +90,12 @@ export async function runInjectionStudy(input: InjectionStudyInput, hooks: Pick<
       throw new SpanproofError('invariant', `the ground truth did not resolve exactly in the planted copy (${acc.resolved} of ${inputs.questions.length} resolved, ${acc.moved} moved).`);
     }
     const chunkerOf = new Map(r.results.configs.map((c) => [c.id, c.chunker]));
-    const { configs, chunkers } = injectionExposure({ records: r.records ?? [], questions: inputs.questions.map((q) => q.id), chunkerOf, canaries: planted.canaries, k: settings.k, resamples: settings.bootstrap.resamples, seed: settings.bootstrap.seed });
+    const order = new Map(inputs.questions.map((q, i) => [q.id, i]));
+    const records = [...(r.records ?? [])].sort((a, b) => order.get(a.question)! - order.get(b.question)! || (a.config < b.config ? -1 : a.config > b.config ? 1 : 0));
+    const { configs, chunkers } = injectionExposure({ records, questions: inputs.questions.map((q) => q.id), chunkerOf, canaries: planted.canaries, k: settings.k, resamples: settings.bootstrap.resamples, seed: settings.bootstrap.seed });
     return {
       spanproof: 1, templates: planted.templatesVersion, seed: planted.seed, k: settings.k, metric: metricDef(`exposure@${settings.k}`).key, resamples: settings.bootstrap.resamples,
-      questions: inputs.questions.length, kinds: [...XPIA_KINDS], canaries: planted.canaries, configs, chunkers, note: INJECTION_NOTE,
+      questions: inputs.questions.length, kinds: [...XPIA_KINDS], canaries: planted.canaries, configs, chunkers, exposed: exposedItems(records, planted.canaries, settings.k), note: INJECTION_NOTE,
     };
   } finally {
     rmSync(scratch, { recursive: true, force: true });
@@ -106,10 +108,12 @@ export async function runInjectionStudy(input: InjectionStudyInput, hooks: Pick<
  * the result with `injection` set. A cancel during the study names the (finished) run directory.
  */
 export async function withInjectionStudy(params: GridRunParams, result: GridRunResult, hooks: Pick<GridHooks, 'signal' | 'onProgress' | 'onLog'> = {}): Promise<GridRunResult> {
-  if (!params.injectionStudy || !result.runDir || result.status !== 'succeeded') return result;
-  const perKind = typeof params.injectionStudy === 'object' ? params.injectionStudy.canariesPerKind : undefined;
+  const settings = parseRunSettings(params.settings, 'settings');
+  const wanted = params.injectionStudy ?? settings.injection.study;
+  if (!wanted || !result.runDir || result.status !== 'succeeded') return result;
+  const perKind = (typeof wanted === 'object' ? wanted.canariesPerKind : undefined) ?? settings.injection.canariesPerKind;
   try {
-    const study = await runInjectionStudy({ workspace: params.workspace, groundTruthFile: params.groundTruthFile, settings: params.settings, cacheDir: params.cacheDir, canariesPerKind: perKind, questionIds: params.questionIds, apiKey: params.apiKey }, hooks);
+    const study = await runInjectionStudy({ workspace: params.workspace, groundTruthFile: params.groundTruthFile, settings, cacheDir: params.cacheDir, canariesPerKind: perKind, questionIds: params.questionIds, apiKey: params.apiKey }, hooks);
     return { ...result, injection: { file: writeInjectionStudy(result.runDir, study), study } };
   } catch (e) {
     if (isSpanproofError(e) && e.code === 'cancelled') e.runDir = result.runDir;

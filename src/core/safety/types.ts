@@ -2,7 +2,7 @@
  * The shapes of the safety files of a run (issue #17): injection.json.
  */
 import type { Canary } from './canaries';
-import type { ChunkerExposure, ConfigExposure } from './exposure';
+import type { ChunkerExposure, ConfigExposure, ExposedItem } from './exposure';
 
 /** injection.json (written into the run directory by src/core/runs `writeInjectionStudy`). */
 export interface InjectionStudy {
@@ -20,6 +20,8 @@ export interface InjectionStudy {
   canaries: Canary[];
   configs: ConfigExposure[];
   chunkers: ChunkerExposure[];
+  /** The (question, config) items whose top-k held a canary, with those k spans (copy offsets), sorted by question then config. */
+  exposed: ExposedItem[];
   /** Said in every report. */
   note: string;
 }

@@ -18,7 +18,7 @@
  * generation scores, unmeasured as a state.
  */
 import { SpanproofError } from '../errors';
-import { parseJsonLines } from '../files';
+import { MAX_JSON_DEPTH, parseJsonLines, tooDeepPath } from '../files';
 import { GENERATION_METRICS, scoreGeneration, type GenerationMetric, type TokenizationMode } from '../metrics/generation';
 import { bootstrapResamples, percentileCI } from '../stats';
 import { commonestReason, readTextFile, requirePath } from '../import/common';
@@ -83,6 +83,9 @@ export interface AnswerRead {
   notes?: string[];
 }
 
+/** The line standing for an array item nested too deep: parseJsonLines rejects it as nested too deep. */
+const TOO_DEEP_LINE = '['.repeat(MAX_JSON_DEPTH + 1) + ']'.repeat(MAX_JSON_DEPTH + 1);
+
 /**
  * A whole-file JSON array (first non-space character `[` and the text parses as JSON) given where JSON
  * Lines is expected: its elements as one JSON text per line, so element i (1-based) is "line" i.
@@ -96,7 +99,9 @@ export function jsonArrayAsLines(text: string): string | null {
   } catch {
     return null;
   }
-  return Array.isArray(data) ? data.map((x) => JSON.stringify(x) ?? 'null').join('\n') : null;
+  if (!Array.isArray(data)) return null;
+  // An item nested too deep cannot be re-serialised (stack overflow): it becomes a line the reader rejects.
+  return data.map((x) => (tooDeepPath(x) ? TOO_DEEP_LINE : (JSON.stringify(x) ?? 'null'))).join('\n');
 }
 
 const ARRAY_NOTE = 'read as a JSON array (not JSON Lines): row numbers are the 1-based positions of the items in the array.';

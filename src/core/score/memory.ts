@@ -18,6 +18,7 @@
  * - L5: coverage is averaged unrounded.
  * Means of hit rate, correctness and coverage carry a 95% percentile-bootstrap CI over items.
  */
+import { MAX_JSON_DEPTH, tooDeepPath } from '../files';
 import { SpanproofError } from '../errors';
 import { keywordSet, type KeywordTokenizer } from '../metrics/generation';
 import { bootstrapResamples, percentileCI, type MeanCI } from '../stats';
@@ -87,6 +88,8 @@ export function readMemoryEval(file: string): MemoryItem[] {
     if (e instanceof SpanproofError) throw e;
     throw new SpanproofError('bad-input', `not valid JSON: ${(e as Error).message}`, { file, fix: 'a JSON array of {query, context, generated_answer, reference_answer}.', cause: e });
   }
+  const deep = tooDeepPath(data);
+  if (deep) throw new SpanproofError('bad-input', `nested more than ${MAX_JSON_DEPTH} levels deep; not read.`, { file, field: deep, fix: 'a JSON array of {query, context, generated_answer, reference_answer}.' });
   if (!Array.isArray(data)) throw new SpanproofError('bad-input', 'expected a JSON array of items.', { file, field: '$', fix: 'wrap the items in [ … ].' });
   return data.map((o: Record<string, unknown>, index) => {
     const field = (k: string): string => {

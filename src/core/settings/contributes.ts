@@ -6,11 +6,12 @@
  *
  * Each value of the schema becomes one property `spanproof.<dotted path>`: the JSON Schema of its zod
  * type (zod's `toJSONSchema`, tidied for VS Code: integers as `minimum`, no ±2⁵³ bounds), its default,
- * its description and the VS Code keywords of its metadata. Sections follow SETTING_CATEGORIES.
+ * its description and the VS Code keywords of its metadata. Sections follow SETTING_CATEGORIES; values
+ * without an `order` take their place in the schema. Texts are `%config.…%` keys of package.nls.json.
  */
 import { z } from 'zod';
 import { RUN_SETTINGS_SCHEMA, SETTING_CATEGORIES, type SettingCategory } from './schema';
-import { settingValues } from './walk';
+import { settingValues, type SettingValue } from './walk';
 
 /** One VS Code configuration property (JSON Schema plus VS Code's keywords). */
 export type ConfigurationProperty = Record<string, unknown>;
@@ -29,6 +30,8 @@ export interface VscodeContributes {
   configuration: ConfigurationSection | ConfigurationSection[];
   /** `capabilities.untrustedWorkspaces.restrictedConfigurations`. */
   restrictedConfigurations: string[];
+  /** package.nls.json entries (`config.*` key → English text) for the `%key%` strings of `configuration`. */
+  nls: Record<string, string>;
 }
 
 /** VS Code's prefix of every Spanproof setting. */
@@ -47,33 +50,63 @@ function tidy(schema: Record<string, unknown>): Record<string, unknown> {
   return out;
 }
 
-/** The property of one value: type keywords from zod, then default, description and VS Code keywords. */
-function property(type: z.ZodType, def: unknown, meta: ReturnType<typeof settingValues>[number]['meta']): ConfigurationProperty {
-  const { type: jsonType, ...constraints } = tidy(z.toJSONSchema(type, { io: 'input' }) as Record<string, unknown>);
-  const p: ConfigurationProperty = { type: jsonType, default: def, description: meta.description, ...constraints };
-  if (meta.markdownDescription) p.markdownDescription = meta.markdownDescription;
-  if (meta.enumDescriptions) p.enumDescriptions = meta.enumDescriptions;
+/**
+ * The `package.nls.json` key of one text of the settings (`config.<path>.description`,
+ * `config.<path>.enum.<value>`, `config.group.<category>`): the manifest holds `%key%`, the English
+ * text is the schema's, and `npm run gen:settings` writes it into package.nls.json (translations go
+ * in package.nls.<locale>.json under the same keys).
+ */
+export function settingNlsKey(path: string, field: 'description' | 'markdownDescription' | `enum.${string}`): string {
+  return `config.${path}.${field}`;
+}
+
+/** The property of one value: type keywords from zod, then default, description and VS Code keywords (texts as `%nls%` keys, their English in `nls`). */
+function property(v: SettingValue, order: number, nls: Record<string, string>): ConfigurationProperty {
+  const { meta } = v;
+  const text = (field: Parameters<typeof settingNlsKey>[1], english: string) => {
+    const key = settingNlsKey(v.path, field);
+    nls[key] = english;
+    return `%${key}%`;
+  };
+  const { type: jsonType, ...constraints } = tidy(z.toJSONSchema(v.type, { io: 'input' }) as Record<string, unknown>);
+  const p: ConfigurationProperty = { type: jsonType, default: v.default, description: text('description', meta.description), ...constraints };
+  if (meta.markdownDescription) p.markdownDescription = text('markdownDescription', meta.markdownDescription);
+  if (meta.enumDescriptions) {
+    // An enum's descriptions go beside its `enum`: on the property, or on `items` for an array of enum values.
+    const holder = (Array.isArray(p.enum) ? p : (p.items as Record<string, unknown> | undefined)) ?? p;
+    const values = (holder.enum ?? []) as unknown[];
+    if (values.length !== meta.enumDescriptions.length) throw new Error(`settings schema: ${v.path} has ${meta.enumDescriptions.length} enumDescriptions for ${values.length} values (src/core/settings/schema.ts).`);
+    holder.enumDescriptions = meta.enumDescriptions.map((d, i) => text(`enum.${String(values[i])}`, d));
+  }
   if (meta.scope) p.scope = meta.scope;
-  if (meta.order !== undefined) p.order = meta.order;
+  p.order = meta.order ?? order;
   return { ...p, ...meta.jsonSchema };
 }
 
-/** `contributes.configuration` and the restricted settings, derived from the schema. */
+/**
+ * `contributes.configuration` and the restricted settings, derived from the schema, and `nls`: the
+ * English of every `%key%` the configuration uses (package.nls.json's `config.*` keys).
+ */
 export function vscodeContributes(): VscodeContributes {
   const byCategory = new Map<SettingCategory, Record<string, ConfigurationProperty>>();
   const restricted: string[] = [];
+  const nls: Record<string, string> = {};
   for (const v of settingValues()) {
     const key = `${SETTINGS_SECTION}.${v.path}`;
     const cat = v.meta.category ?? 'general';
     let props = byCategory.get(cat);
     if (!props) byCategory.set(cat, (props = {}));
-    props[key] = property(v.type, v.default, v.meta);
+    props[key] = property(v, Object.keys(props).length + 1, nls);
     if (v.meta.restricted) restricted.push(key);
   }
-  const sections = [...byCategory].map(([id, properties]): ConfigurationSection => ({ id, title: SETTING_CATEGORIES[id].title, order: SETTING_CATEGORIES[id].order, properties }));
-  sections.sort((a, b) => (a.order ?? 0) - (b.order ?? 0));
+  const title = (id: SettingCategory) => {
+    nls[`config.group.${id}`] = SETTING_CATEGORIES[id].title;
+    return `%config.group.${id}%`;
+  };
+  const sections = [...byCategory].map(([id, properties]) => ({ id, title: title(id), order: SETTING_CATEGORIES[id].order, properties }));
+  sections.sort((a, b) => a.order - b.order);
   const configuration = sections.length === 1 ? { title: sections[0].title, properties: sections[0].properties } : sections.map((s) => ({ id: `${SETTINGS_SECTION}.${s.id}`, title: s.title, order: s.order, properties: s.properties }));
-  return { configuration, restrictedConfigurations: restricted };
+  return { configuration, restrictedConfigurations: restricted, nls };
 }
 
 /**

@@ -10,3 +10,4 @@ export { parseRunSettings, readSettingsFile, coerceRunSettings, withoutRestricte
 export { INVALIDATES, invalidationOf } from './invalidation';
 export { vscodeContributes, runSettingsJsonSchema, SETTINGS_SECTION, type VscodeContributes, type ConfigurationSection, type ConfigurationProperty } from './contributes';
 export { settingValues, settingEntries, type SettingValue, type SettingEntry } from './walk';
+export { readWorkspaceSettings, readConfigLayer, mergeSettingsLayers, settingOrigins, WORKSPACE_SETTINGS_FILE, type SettingsLayer, type WorkspaceSettings, type SettingOrigin } from './layers';

@@ -7,6 +7,7 @@
  * lenient, for the editor (a wrong value falls back to its default and is reported).
  */
 import { readFileSync } from 'node:fs';
+import { parseJsonText } from '../files/jsonText';
 import { SpanproofError, isSpanproofError } from '../errors';
 import { validateChunkerParams } from '../chunking/params';
 import { resolvePrimaryMetric } from '../metrics/registry';
@@ -19,7 +20,7 @@ const PREFIX = 'spanproof.';
 const isPlainObject = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
 
 /** `b` merged into `a`, objects key by key (b wins for anything else). */
-function deepMerge(a: unknown, b: unknown): unknown {
+export function deepMerge(a: unknown, b: unknown): unknown {
   if (!isPlainObject(a) || !isPlainObject(b)) return b;
   const out: Record<string, unknown> = { ...a };
   // defineProperty: a key named `__proto__` stays an own (unknown, hence rejected) key, never a prototype
@@ -31,7 +32,7 @@ function deepMerge(a: unknown, b: unknown): unknown {
  * The input with VS Code's `spanproof.` prefix removed and dotted keys nested
  * (`"chunkerParams.fixed.size": 500` → `{chunkerParams: {fixed: {size: 500}}}`); anything else as is.
  */
-function normaliseKeys(input: unknown): unknown {
+export function normaliseKeys(input: unknown): unknown {
   if (!isPlainObject(input)) return input;
   let out: Record<string, unknown> = {};
   for (const [raw, v] of Object.entries(input)) {
@@ -68,16 +69,10 @@ export function readSettingsFile(file: string): RunSettings {
   } catch (e) {
     throw new SpanproofError('not-found', 'cannot read the config file.', { file, fix: 'check the --config path.', cause: e });
   }
-  let raw: unknown;
-  try {
-    raw = JSON.parse(text);
-  } catch (e) {
-    throw new SpanproofError('bad-input', `not valid JSON: ${(e as Error).message}`, { file, fix: 'fix the JSON syntax.' });
-  }
-  return parseRunSettings(raw, file);
+  return parseRunSettings(parseJsonText(text, file, 'fix the JSON syntax at that line and column.'), file);
 }
 
-function getPath(o: unknown, path: string): unknown {
+export function getPath(o: unknown, path: string): unknown {
   let x = o;
   for (const seg of path.split('.')) x = x && typeof x === 'object' ? (x as Record<string, unknown>)[seg] : undefined;
   return x;

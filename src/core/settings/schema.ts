@@ -24,6 +24,12 @@ export type Invalidation = (typeof INVALIDATIONS)[number];
  */
 export const SETTING_CATEGORIES = {
   general: { title: 'Spanproof', order: 0 },
+  corpus: { title: 'Corpus and ground truth', order: 1 },
+  chunking: { title: 'Chunkers', order: 2 },
+  retrieval: { title: 'Retrieval and models', order: 3 },
+  verdict: { title: 'Metrics and verdict', order: 4 },
+  judges: { title: 'Answers and judges (opt-in)', order: 5 },
+  export: { title: 'Export (opt-in)', order: 6 },
 } as const satisfies Record<string, { title: string; order: number }>;
 export type SettingCategory = keyof typeof SETTING_CATEGORIES;
 
@@ -37,7 +43,7 @@ export interface ValueMeta {
   enumDescriptions?: string[];
   /** VS Code configuration scope; absent = VS Code's default (`window`). */
   scope?: 'application' | 'machine' | 'window' | 'resource' | 'language-overridable' | 'machine-overridable';
-  /** Position within its category in the settings UI. */
+  /** Position within its category in the settings UI; absent = its place in the schema. */
   order?: number;
   category?: SettingCategory;
   /** A path or endpoint: ignored in an untrusted workspace (VS Code `restrictedConfigurations`). */
@@ -53,8 +59,8 @@ export interface EntryMeta {
 }
 
 export type SettingMeta = ValueMeta & EntryMeta;
-/** Metadata of a group (a nested object): only what its top-level key invalidates. */
-export type GroupMeta = EntryMeta & { description?: string };
+/** Metadata of a group (a nested object): what its top-level key invalidates, and the category and scope its values take unless they say otherwise. */
+export type GroupMeta = EntryMeta & Pick<ValueMeta, 'category' | 'scope'> & { description?: string };
 
 /** The metadata of each schema node (`setting`/`group` results), read by the derivations (./walk.ts). */
 export const settingMeta = new WeakMap<z.ZodType, SettingMeta | GroupMeta>();
@@ -81,6 +87,21 @@ export const CHUNKER_IDS = ['fixed', 'recursive', 'sentence', 'heading', 'semant
 /** The retrievers (SPEC §5.1), in the default grid's order. */
 export const RETRIEVER_IDS = ['bm25', 'dense', 'hybrid'] as const;
 
+/** One line per chunker, in CHUNKER_IDS order (VS Code `enumDescriptions`). */
+const CHUNKER_DESCRIPTIONS = [
+  'Fixed-size windows of characters with overlap.',
+  'Splits on paragraphs, then lines, then sentences, then words, down to the size.',
+  'Whole sentences packed up to the size.',
+  'One chunk per Markdown/reST/AsciiDoc section, split when larger than the maximum.',
+  'Breaks where the embedding distance between sentence windows jumps (percentile).',
+] satisfies { length: (typeof CHUNKER_IDS)['length'] } & string[];
+/** One line per retriever, in RETRIEVER_IDS order. */
+const RETRIEVER_DESCRIPTIONS = [
+  'Lexical BM25 (MiniSearch).',
+  'Exact cosine search over the embedding model\'s vectors.',
+  'BM25 and dense fused with reciprocal rank fusion (RRF).',
+] satisfies { length: (typeof RETRIEVER_IDS)['length'] } & string[];
+
 const chunkerId = z.enum(CHUNKER_IDS);
 const retrieverId = z.enum(RETRIEVER_IDS);
 const unique = { uniqueItems: true };
@@ -96,13 +117,13 @@ const externalRetriever = z.union([
 
 /** The run settings schema. Input: any subset (nested objects too); output: every key filled in. */
 export const RUN_SETTINGS_SCHEMA = z.strictObject({
-  include: setting(z.array(z.string()), ['**/*.{md,mdx,markdown,txt,rst,adoc}'], { invalidates: 'corpus', description: 'Globs (relative to the workspace folder) of the corpus files.' }),
-  exclude: setting(z.array(z.string()), ['**/{node_modules,.git,out,dist,build,.spanproof}/**'], { invalidates: 'corpus', description: 'Globs excluded from the corpus.' }),
-  maxFileBytes: setting(posInt, 4 * 1024 * 1024, { invalidates: 'corpus', description: 'Files larger than this many bytes are skipped and reported.' }),
-  groundTruthPath: setting(z.string(), '.spanproof/groundtruth.json', { invalidates: 'groundtruth', description: 'Ground-truth file, relative to the workspace folder.' }),
-  minQuoteLength: setting(nonNegInt, 12, { invalidates: 'groundtruth', description: 'Evidence quotes shorter than this (UTF-16 code units) are rejected.' }),
-  maxQuoteLength: setting(posInt, 20000, { invalidates: 'groundtruth', description: 'Evidence quotes longer than this (UTF-16 code units) are rejected.' }),
-  chunkers: setting(z.array(chunkerId).min(1), [...CHUNKER_IDS], { invalidates: 'index', description: 'Chunkers in the grid.', jsonSchema: unique }),
+  include: setting(z.array(z.string()), ['**/*.{md,mdx,markdown,txt,rst,adoc}'], { category: 'corpus', scope: 'resource', invalidates: 'corpus', description: 'Globs (relative to the workspace folder) of the corpus files.' }),
+  exclude: setting(z.array(z.string()), ['**/{node_modules,.git,out,dist,build,.spanproof}/**'], { category: 'corpus', scope: 'resource', invalidates: 'corpus', description: 'Globs excluded from the corpus.' }),
+  maxFileBytes: setting(posInt, 4 * 1024 * 1024, { category: 'corpus', scope: 'resource', invalidates: 'corpus', description: 'Files larger than this many bytes are skipped and reported.' }),
+  groundTruthPath: setting(z.string(), '.spanproof/groundtruth.json', { category: 'corpus', scope: 'resource', invalidates: 'groundtruth', description: 'Ground-truth file, relative to the workspace folder.' }),
+  minQuoteLength: setting(nonNegInt, 12, { category: 'corpus', scope: 'resource', invalidates: 'groundtruth', description: 'Evidence quotes shorter than this (UTF-16 code units) are rejected.' }),
+  maxQuoteLength: setting(posInt, 20000, { category: 'corpus', scope: 'resource', invalidates: 'groundtruth', description: 'Evidence quotes longer than this (UTF-16 code units) are rejected.' }),
+  chunkers: setting(z.array(chunkerId).min(1), [...CHUNKER_IDS], { category: 'chunking', scope: 'resource', enumDescriptions: CHUNKER_DESCRIPTIONS, invalidates: 'index', description: 'Chunkers in the grid.', jsonSchema: unique }),
   chunkerParams: group({
     fixed: group({
       size: setting(posInt, 800, { description: 'Fixed chunker: chunk size in characters.' }),
@@ -124,58 +145,59 @@ export const RUN_SETTINGS_SCHEMA = z.strictObject({
       percentile: setting(z.number().min(0).max(100), 95, { description: 'Semantic chunker: distance percentile that starts a new chunk.' }),
       windowSentences: setting(nonNegInt, 1, { description: 'Semantic chunker: sentences per embedding window.' }),
     }),
-  }, { invalidates: 'index' }),
-  retrievers: setting(z.array(retrieverId).min(1), [...RETRIEVER_IDS], { invalidates: 'retrieval', description: 'Retrievers in the grid.', jsonSchema: unique }),
-  rerank: setting(z.array(z.boolean()).min(1), [false, true], { invalidates: 'retrieval', description: 'Reranker settings the grid runs ([false, true] = off and on).', jsonSchema: unique }),
-  embeddingModel: setting(z.string(), '', { invalidates: 'index', restricted: true, description: 'Embedding model: a built-in name (static-glove, use-lite), a catalogue name (spanproof models list), endpoint:<model> (served at spanproof.modelEndpoint.url) or a model folder (model.onnx + tokenizer.json). Empty = the default built-in (static-glove). Needs a trusted workspace.' }),
+  }, { invalidates: 'index', category: 'chunking', scope: 'resource' }),
+  retrievers: setting(z.array(retrieverId).min(1), [...RETRIEVER_IDS], { category: 'retrieval', scope: 'resource', enumDescriptions: RETRIEVER_DESCRIPTIONS, invalidates: 'retrieval', description: 'Retrievers in the grid.', jsonSchema: unique }),
+  rerank: setting(z.array(z.boolean()).min(1), [false, true], { category: 'retrieval', scope: 'resource', invalidates: 'retrieval', description: 'Reranker settings the grid runs ([false, true] = off and on).', jsonSchema: unique }),
+  embeddingModel: setting(z.string(), '', { category: 'retrieval', scope: 'machine-overridable', markdownDescription: 'Embedding model: a built-in name (`static-glove`, `use-lite`), a catalogue name (`spanproof models list`), `endpoint:<model>` (served at #spanproof.modelEndpoint.url#) or a model folder (`model.onnx` + `tokenizer.json`). Empty = the default built-in (`static-glove`). Needs a trusted workspace; **Spanproof: Select Embedding Model…** picks one.', invalidates: 'index', restricted: true, description: 'Embedding model: a built-in name (static-glove, use-lite), a catalogue name (spanproof models list), endpoint:<model> (served at spanproof.modelEndpoint.url) or a model folder (model.onnx + tokenizer.json). Empty = the default built-in (static-glove). Needs a trusted workspace.' }),
   embedders: setting(z.array(z.string()), [], {
-    invalidates: 'index', restricted: true, jsonSchema: unique,
+    category: 'retrieval', scope: 'machine-overridable', invalidates: 'index', restricted: true, jsonSchema: unique,
     description: 'Several embedders in one grid, e.g. ["use-lite", "static-glove"] (built-in names, catalogue names, endpoint:<model>, model folders): with more than one, the dense and hybrid retrievers run once per embedder as dense:<name> / hybrid:<name>, compared paired per question; semantic chunking and context tokens use the first. Empty (default) = the one embeddingModel. When set, embeddingModel is ignored. Needs a trusted workspace.',
   }),
-  rerankerModel: setting(z.string(), '', { invalidates: 'retrieval', restricted: true, description: 'Reranker: empty or baseline = the built-in MaxSim baseline (not a trained cross-encoder); a catalogue cross-encoder (spanproof models list); endpoint:<model> (served at spanproof.modelEndpoint.url); or a cross-encoder model folder. Needs a trusted workspace.' }),
+  rerankerModel: setting(z.string(), '', { category: 'retrieval', scope: 'machine-overridable', invalidates: 'retrieval', restricted: true, description: 'Reranker: empty or baseline = the built-in MaxSim baseline (not a trained cross-encoder); a catalogue cross-encoder (spanproof models list); endpoint:<model> (served at spanproof.modelEndpoint.url); or a cross-encoder model folder. Needs a trusted workspace.' }),
   modelEndpoint: group({
     url: setting(z.string(), '', { restricted: true, description: 'Base URL serving endpoint:<model> embedders (OpenAI-compatible POST {url}/embeddings) and rerankers (POST {url}/rerank), e.g. http://localhost:11434/v1. Empty = none: nothing is sent. Needs a trusted workspace; the API key lives in SecretStorage (CLI: SPANPROOF_API_KEY).' }),
     concurrency: setting(posInt, 4, { description: 'Endpoint model requests in flight at most.' }),
     timeoutMs: setting(posInt, 60000, { description: 'Per-request timeout of endpoint models, ms.' }),
     retries: setting(nonNegInt, 3, { description: 'Retries of 408/409/429/5xx replies, timeouts and connection errors (Retry-After honoured).' }),
     batchSize: setting(posInt, 32, { description: 'Texts per embeddings request.' }),
-  }, { invalidates: 'index' }),
+  }, { invalidates: 'index', category: 'retrieval', scope: 'machine-overridable' }),
   externalRetrievers: setting(z.array(externalRetriever), [], {
-    invalidates: 'retrieval', restricted: true,
+    category: 'retrieval', scope: 'resource', invalidates: 'retrieval', restricted: true,
     description: 'Retrievers outside Spanproof scored beside the grid, config id external/<name>/none: {"name", "command"} (a command reading {"id","question","k"} JSON lines on stdin and writing {"id","results"} lines on stdout) or {"name", "url"} (POST {"id","question","k"} → {"results"}). Needs a trusted workspace (it runs a command or calls a server). docs/external.md.',
   }),
   mlflow: group({
     trackingUri: setting(z.string(), '', { restricted: true, description: 'MLflow tracking server (e.g. http://127.0.0.1:5000): when set, `spanproof run` exports each finished run there (docs/mlflow.md). Empty = no export. Needs a trusted workspace.' }),
     experiment: setting(z.string().min(1), 'spanproof', { description: 'MLflow experiment that exported runs go to.' }),
-  }, { invalidates: 'ranking' }),
+  }, { invalidates: 'ranking', category: 'export', scope: 'resource' }),
   external: group({
     timeoutMs: setting(posInt, 30000, { description: 'External retrievers: ms allowed per question (a command: between two answers; a URL: per request).' }),
     totalTimeoutMs: setting(posInt, 600000, { description: 'External retrievers: ms allowed for all questions of one retriever.' }),
     concurrency: setting(posInt, 4, { description: 'External retriever URLs: requests in flight at most.' }),
     retries: setting(nonNegInt, 2, { description: 'External retriever URLs: retries of a request (408, 429, 5xx, timeouts; Retry-After honoured).' }),
-  }, { invalidates: 'retrieval' }),
-  k: setting(posInt, 5, { invalidates: 'metrics', description: 'Result-list size k.' }),
-  poolSize: setting(posInt, 20, { invalidates: 'retrieval', description: 'Candidate-pool size N.' }),
-  tau: setting(z.number().gt(0).max(1), 0.9, { invalidates: 'metrics', description: 'Coverage threshold τ for a hit.' }),
+  }, { invalidates: 'retrieval', category: 'retrieval', scope: 'resource' }),
+  k: setting(posInt, 5, { category: 'verdict', scope: 'resource', invalidates: 'metrics', description: 'Result-list size k.' }),
+  poolSize: setting(posInt, 20, { category: 'retrieval', scope: 'resource', invalidates: 'retrieval', description: 'Candidate-pool size N.' }),
+  tau: setting(z.number().gt(0).max(1), 0.9, { category: 'verdict', scope: 'resource', markdownDescription: 'Coverage threshold τ: a question is a hit when the top #spanproof.k# chunks cover at least this fraction of its evidence (0 < τ ≤ 1).', invalidates: 'metrics', description: 'Coverage threshold τ for a hit.' }),
   weights: group({
     quality: setting(z.number().nonnegative(), 1, { description: 'Weight of the primary metric in the optional timing-dependent verdict (used only when weights.latency > 0).' }),
     latency: setting(z.number().nonnegative(), 0, { description: '0 (default): measured latency is reported but never enters the verdict, so identical runs give identical verdicts. > 0: ranking.json adds a separate timing-dependent verdict (timedVerdict); --fail-under still reads the deterministic one.' }),
     context: setting(z.number().nonnegative(), 0.1, { description: 'Weight of the normalised deterministic cost in the optional timing-dependent verdict (used only when weights.latency > 0).' }),
-  }, { invalidates: 'ranking' }),
+  }, { invalidates: 'ranking', category: 'verdict', scope: 'resource' }),
   // Any hit@K / coverage@K / ndcg@K / mrr, or hit@k for the run's k: checked against k and poolSize in validateRunSettings.
   primaryMetric: setting(z.string().regex(/^(hit|coverage|ndcg)@(\d+|k)$|^mrr$/, 'expected hit@K, coverage@K, ndcg@K (K a whole number or k) or mrr'), 'hit@k', {
+    category: 'verdict', scope: 'resource', markdownDescription: 'Primary metric Q of the verdict: `hit@k` (default: hit at the run\'s #spanproof.k#), any `hit@K`, `coverage@K`, `ndcg@K` with K ≤ #spanproof.poolSize#, or `mrr`.',
     invalidates: 'ranking',
     description: 'Primary metric Q of the verdict: hit@k (default: hit at the run\'s k), any hit@K, coverage@K, ndcg@K with K ≤ poolSize, or mrr.',
     jsonSchema: { pattern: '^((hit|coverage|ndcg)@([1-9][0-9]*|k)|mrr)$', patternErrorMessage: 'hit@k, hit@K, coverage@K, ndcg@K (K a whole number ≤ poolSize, or k for the run\'s k) or mrr', examples: ['hit@k', 'ndcg@k', 'coverage@k', 'mrr', 'hit@10'] },
   }),
   verdict: group({
     margin: setting(z.number().gt(0).lt(1), 0.05, { description: 'Non-inferiority margin δ of the verdict, in units of the primary metric: the cheapest config whose paired 95% CI of (config − best) has a lower bound ≥ −δ is recommended.' }),
-  }, { invalidates: 'ranking' }),
+  }, { invalidates: 'ranking', category: 'verdict', scope: 'resource' }),
   bootstrap: group({
     resamples: setting(nonNegInt, 2000, { description: 'Bootstrap resamples B for confidence intervals.' }),
     seed: setting(z.number().int(), 42, { description: 'Bootstrap seed.' }),
-  }, { invalidates: 'metrics' }),
-  threads: setting(posInt, 2, { invalidates: 'retrieval', description: 'Threads per ONNX session.' }),
+  }, { invalidates: 'metrics', category: 'verdict', scope: 'resource' }),
+  threads: setting(posInt, 2, { category: 'retrieval', scope: 'machine-overridable', invalidates: 'retrieval', description: 'Threads per ONNX session.' }),
   judge: group({
     endpoint: setting(z.string(), '', { restricted: true, description: 'OpenAI-compatible endpoint for generation/judging (opt-in). Needs a trusted workspace; the API key lives in SecretStorage.' }),
     generatorModel: setting(z.string(), '', { restricted: true, description: 'Generator model name at the endpoint.' }),
@@ -185,10 +207,15 @@ export const RUN_SETTINGS_SCHEMA = z.strictObject({
     timeoutMs: setting(posInt, 60000, { description: 'Request timeout in ms.' }),
     retries: setting(nonNegInt, 3, { description: 'Retries per request.' }),
     allowSameModel: setting(z.boolean(), false, { description: 'Allow the judge to be the generator model.' }),
-  }, { invalidates: 'metrics' }),
+  }, { invalidates: 'metrics', category: 'judges', scope: 'resource' }),
   /** Question drafting (`spanproof draft`, VS Code Draft Questions…; issue #14): the endpoint is `judge.endpoint`. Read when drafting starts, so a change invalidates nothing. */
   draft: group({
     model: setting(z.string(), '', { restricted: true, description: 'Model at spanproof.judge.endpoint that drafts questions (Draft Questions…); empty = spanproof.judge.generatorModel. Drafted quotes are kept only when they occur verbatim in the document.' }),
     count: setting(posInt, 20, { description: 'Questions to draft on the workspace (Draft Questions…, spanproof draft --count).' }),
-  }, { invalidates: null }),
+  }, { invalidates: null, category: 'judges', scope: 'resource' }),
+  /** The injection exposure study (issue #17, docs/safety.md): run after a written run; its results are in injection.json, so a change invalidates nothing. */
+  injection: group({
+    study: setting(z.boolean(), false, { description: 'Also run the injection exposure study (offline, no model): canary instructions of the three XPIA kinds planted in a scratch copy of the corpus, exposure@k per config written to injection.json. The documents are never modified.' }),
+    canariesPerKind: setting(z.number().int().min(1).max(50), 4, { description: 'Canaries planted per XPIA kind (manipulated content, intrusion, information gathering) in the injection study.' }),
+  }, { invalidates: null, category: 'verdict', scope: 'resource' }),
 });

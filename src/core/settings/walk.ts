@@ -46,19 +46,25 @@ export function settingValues(): readonly SettingValue[] {
   if (values) return values;
   const defaults = RUN_SETTINGS_SCHEMA.parse({}) as Record<string, unknown>;
   const out: SettingValue[] = [];
-  const visit = (shape: Record<string, z.ZodType>, prefix: string[], defs: Record<string, unknown>) => {
+  // A group's category and scope are its values' unless a value says otherwise.
+  const visit = (shape: Record<string, z.ZodType>, prefix: string[], defs: Record<string, unknown>, inherited: Pick<SettingMeta, 'category' | 'scope'>) => {
     for (const [key, node] of Object.entries(shape)) {
       const { inner, shape: sub } = unwrap(node);
       const path = [...prefix, key];
-      if (sub) visit(sub, path, defs[key] as Record<string, unknown>);
-      else {
-        const meta = settingMeta.get(node) as SettingMeta | undefined;
-        if (!meta?.description) throw new Error(`settings schema: ${path.join('.')} has no description (src/core/settings/schema.ts).`);
+      if (sub) {
+        const g = (settingMeta.get(node) ?? {}) as GroupMeta;
+        visit(sub, path, defs[key] as Record<string, unknown>, { category: g.category ?? inherited.category, scope: g.scope ?? inherited.scope });
+      } else {
+        const own = settingMeta.get(node) as SettingMeta | undefined;
+        if (!own?.description) throw new Error(`settings schema: ${path.join('.')} has no description (src/core/settings/schema.ts).`);
+        const meta: SettingMeta = { ...own, category: own.category ?? inherited.category, scope: own.scope ?? inherited.scope };
+        if (!meta.category) delete meta.category;
+        if (!meta.scope) delete meta.scope;
         out.push({ path: path.join('.'), top: path[0], type: inner, default: defs[key], meta });
       }
     }
   };
-  visit(RUN_SETTINGS_SCHEMA.shape, [], defaults);
+  visit(RUN_SETTINGS_SCHEMA.shape, [], defaults, {});
   return (values = out);
 }
 

@@ -8,12 +8,13 @@ import * as vscode from 'vscode';
 import type { GenerationStageResult } from '../../core/judge';
 import { generateAnswers, judgeConfigured, judgeReady, setJudgeApiKey } from '../answers';
 import { readSettings } from '../config';
+import { redactUrl } from '../../core/net';
 import type { FolderScope } from '../folder';
 import type { Spanproof } from '../spanproof';
 import type { CommandTable } from './types';
 
 export const answerCommands = {
-  setJudgeApiKey: (sp) => () => setJudgeApiKey(sp.context),
+  setJudgeApiKey: (sp) => () => setJudgeApiKey(sp.endpoints, sp.primary()?.folder),
   generateAnswers: (sp) => (runDir) => generateAnswersFor(sp, typeof runDir === 'string' ? runDir : undefined),
 } satisfies CommandTable;
 
@@ -22,7 +23,7 @@ export function offerAnswers(f: FolderScope, runDir: string): void {
   if (!vscode.workspace.isTrusted || !judgeConfigured(f.folder)) return;
   const j = readSettings(f.folder).judge;
   void vscode.window
-    .showInformationMessage(`Spanproof: run finished. Generate answers with ${j.generatorModel} and judge them with ${j.judgeModel} at ${j.endpoint}?`, 'Generate Answers')
+    .showInformationMessage(`Spanproof: run finished. Generate answers with ${j.generatorModel} and judge them with ${j.judgeModel} at ${redactUrl(j.endpoint)}?`, 'Generate Answers')
     .then((c) => c && vscode.commands.executeCommand('spanproof.generateAnswers', runDir));
 }
 
@@ -53,7 +54,7 @@ async function generateAnswersFor(sp: Spanproof, runDir?: string): Promise<Gener
     dir = pick?.dir;
     if (!dir) return null;
   }
-  const r = await generateAnswers(sp.context, dir, f.folder, sp.output);
+  const r = await generateAnswers(sp.endpoints, dir, f.folder, sp.output);
   if (r) sp.panel.notifyRunsChanged();
   return r;
 }

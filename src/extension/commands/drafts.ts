@@ -13,8 +13,8 @@ import { draftIntoGroundTruth, draftText, reviewFile, type DraftSessionResult, t
 import { isDraft } from '../../core/groundtruth';
 import { ChatClient, ReplyCache } from '../../core/judge';
 import { resolveCacheDir } from '../../core/runs';
-import { JUDGE_SECRET } from '../answers';
 import { readSettings } from '../config';
+import { endpointSetting } from '../endpoints';
 import type { FolderScope } from '../folder';
 import type { Spanproof } from '../spanproof';
 import type { GroundTruthStore } from '../store';
@@ -131,8 +131,11 @@ async function draftQuestions(sp: Spanproof, args: DraftArgs): Promise<DraftSess
     count = Number(typed);
   }
   const workspace = f.folder.uri.fsPath;
+  // #16 item 2: the key stored for this endpoint's origin only; a workspace-level endpoint is confirmed first.
+  const auth = await sp.endpoints.authorize(endpointSetting('judge.endpoint', f.folder), 'passages of your documents');
+  if (!auth) return null;
   const client = new ChatClient({
-    endpoint: ready.endpoint, apiKey: (await sp.context.secrets.get(JUDGE_SECRET)) || undefined,
+    endpoint: auth.endpoint, apiKey: auth.apiKey,
     concurrency: settings.judge.concurrency, requestsPerMinute: settings.judge.requestsPerMinute, timeoutMs: settings.judge.timeoutMs, retries: settings.judge.retries,
     cache: new ReplyCache(path.join(resolveCacheDir(workspace), 'judge')),
   });
@@ -146,7 +149,7 @@ async function draftQuestions(sp: Spanproof, args: DraftArgs): Promise<DraftSess
     });
   });
   if (r.written) await f.store.onDiskChange();
-  for (const line of draftText(r, ready.endpoint, ready.model)) sp.output.info(line);
+  for (const line of draftText(r, auth.endpoint, ready.model)) sp.output.info(line);
   void vscode.window
     .showInformationMessage(`Spanproof: drafted ${r.drafts.length} of ${r.requested} question(s) (${r.rejected.length} rejected${r.duplicates.length ? `, ${r.duplicates.length} near-duplicate(s) dropped` : ''})${r.written ? ' — not scored until accepted: review them with the CodeLens on their evidence or in the Drafts group.' : '; nothing written.'}${r.leakage.warning ? ` Warning: ${r.leakage.warning}.` : ''}`, 'Show Report')
     .then((pick) => pick && sp.output.show());

@@ -13,6 +13,7 @@ import { interopCommands } from './interop';
 import { modelCommands } from './models';
 import { answerCommands } from './answers';
 import { draftCommands } from './drafts';
+import { helpCommands } from './help';
 import type { CommandIdOf, CommandTable } from './types';
 
 export type { Cmd, CommandTable } from './types';
@@ -25,6 +26,7 @@ export const COMMANDS = {
   ...modelCommands,
   ...answerCommands,
   ...draftCommands,
+  ...helpCommands,
 } satisfies CommandTable;
 
 /** Ids of the commands registered by `registerCommands(sp, COMMANDS)`. */

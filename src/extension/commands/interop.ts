@@ -8,7 +8,7 @@ import * as vscode from 'vscode';
 import { readRun } from '../../core/runs';
 import { writeFileAtomic } from '../../core/files';
 import { renderRunReport, type ReportFormat } from '../../core/report';
-import { IMPORT_FORMATS, runImport, writeImport, type ImportFormat } from '../../core/import';
+import { IMPORT_FORMATS, questionsAtRisk, runImport, writeImport, type ImportFormat } from '../../core/import';
 import type { Spanproof } from '../spanproof';
 import type { CommandTable } from './types';
 
@@ -62,17 +62,19 @@ export async function importDataset(sp: Spanproof): Promise<void> {
     );
     return;
   }
-  const ok = await vscode.window.showWarningMessage(
-    `Spanproof: ${r.rowsRead} rows read, ${r.converted} questions converted, ${r.rejected.length} rejected; ${result.documents.length} document(s). Write them to ${workspace}? An existing ground-truth file is backed up first.`,
-    { modal: true },
-    'Import',
-  );
-  if (ok !== 'Import') return;
-  const out = await writeImport(result, workspace);
+  // #16 item 8: an import never replaces hand-written questions without the user saying so.
+  const atRisk = questionsAtRisk(result, workspace);
+  const summary = `Spanproof: ${r.rowsRead} rows read, ${r.converted} questions converted, ${r.rejected.length} rejected; ${result.documents.length} document(s).`;
+  const ok = atRisk === 0
+    ? await vscode.window.showWarningMessage(`${summary} Write them to ${workspace}?`, { modal: true }, 'Import')
+    : await vscode.window.showWarningMessage(`${summary} The workspace already has a ground truth; ${atRisk} of its questions would be replaced.`, { modal: true, detail: 'Merge adds the imported questions by id (an id already there keeps your version and is listed). Replace swaps the file for the import; the current file is kept as a backup (groundtruth.json.bak, or .bak.N).' }, 'Merge', 'Replace');
+  if (!ok) return;
+  const out = await writeImport(result, workspace, { existing: ok === 'Merge' ? 'merge' : 'replace' });
+  if (out.merge?.conflicts.length) sp.output.info(`import ${fmt.id}: ${out.merge.conflicts.length} id(s) already in the ground truth with other content kept your version: ${out.merge.conflicts.join(', ')}`);
   sp.output.info(`import ${fmt.id} ${picked[0].fsPath}: ${JSON.stringify(r)}`);
   await f.store.load();
   const choice = await vscode.window.showInformationMessage(
-    `Spanproof: imported ${r.converted} questions (${out.documentsWritten} documents written${out.backup ? `, previous ground truth backed up to ${out.backup}` : ''}${out.groundTruthUnchanged ? '; ground truth unchanged' : ''}). Conversion report: ${out.reportFile}.`,
+    `Spanproof: imported ${r.converted} questions (${out.documentsWritten} documents written${out.backup ? `, previous ground truth backed up to ${out.backup}` : ''}${out.groundTruthUnchanged ? '; ground truth unchanged' : ''}${out.merge ? `; merged: ${out.merge.added.length} added, ${out.merge.conflicts.length} conflict(s) kept your version` : ''}). Conversion report: ${out.reportFile}.`,
     'Open Report',
   );
   if (choice) await vscode.window.showTextDocument(vscode.Uri.file(out.reportFile));

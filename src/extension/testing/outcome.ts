@@ -94,7 +94,7 @@ function cutLines(m: MissDetail, k: number): string[] {
   const pool = m.bestChunkPoolRank === null ? '' : ` (retriever's rank ${m.bestChunkPoolRank})`;
   out.push(`Best chunk \`${b.source}\` [${b.start}, ${b.end}) covers ${f2(b.coverage)} of the evidence \`${e.source}\` [${e.start}, ${e.end}), ${rank}${pool}.`);
   out.push('');
-  let cut = `Where the cut fell: ${m.charsBefore} evidence characters before the chunk, ${m.charsAfter} after`;
+  let cut = m.charsBefore === 0 && m.charsAfter === 0 ? 'Where the cut fell: nowhere — the chunk holds the whole evidence' : `Where the cut fell: ${m.charsBefore} evidence characters before the chunk, ${m.charsAfter} after`;
   if (m.neighbour) cut += `; the chunk ${m.neighbour.side} it holds the rest (the pair covers ${f2(m.neighbour.pairCoverage)})`;
   out.push(`${cut}.`);
   return out;

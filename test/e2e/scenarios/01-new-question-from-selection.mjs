@@ -12,13 +12,16 @@ export default {
     rmSync(join(ws, '.spanproof'), { recursive: true, force: true }); // the command must create the file
     await H.openWorkbench(page, server, ws);
     await H.openFile(page, 'tutorial/cors.md');
+    await H.shot(page, '1-walkthrough-open-folder.jpg', { clip: { x: 0, y: 0, width: 1000, height: 620 } });
     await H.gotoLine(page, 15);
     await page.keyboard.press('Home');
     await page.keyboard.press('Shift+End');
+    await H.shot(page, '1-walkthrough-select-quote.jpg', { clip: { x: 340, y: 0, width: 1000, height: 620 } });
     await H.runCommand(page, 'Spanproof: New Question from Selection');
     const input = page.locator('.quick-input-widget input');
     await H.inputBox(page, 'New Question from Selection');
     await input.fill('Are http://localhost and http://localhost:8080 the same origin?');
+    await H.shot(page, '1-walkthrough-new-question.jpg', { clip: { x: 340, y: 0, width: 1000, height: 620 } });
     await page.keyboard.press('Enter');
     await H.inputBox(page, 'reference answer');
     await input.fill('No: different ports make different origins.');

@@ -10,7 +10,10 @@ export default {
     await sleep(1500);
     await H.runCommand(page, 'Spanproof: Run Evaluation');
     await H.waitFor(async () => /Spanproof/.test(await H.notificationText(page)) || (await page.locator('.statusbar-item', { hasText: 'Spanproof' }).filter({ hasText: '%' }).count()) > 0, 'progress');
+    // The walkthrough's image: once the status bar shows a percentage past the start.
+    await H.waitFor(async () => (await page.locator('.statusbar-item', { hasText: /Spanproof [1-9]\d*%/ }).count()) > 0, 'a percentage', 60000).catch(() => undefined);
     await H.shot(page, '2-progress');
+    await H.shot(page, '2-walkthrough-run-evaluation.jpg', { clip: { x: 0, y: 640, width: 1600, height: 360 } });
     const frame = await H.webviewFrame(page, 180000);
     await frame.locator('[data-testid=ranking-table] tbody tr[data-config]').first().waitFor({ timeout: 180000 });
     const n = await frame.locator('[data-testid=ranking-table] tbody tr[data-config]').count();
@@ -23,6 +26,7 @@ export default {
     await frame.locator('button[data-sort="rank"]').click();
     await sleep(300);
     await H.shot(page, '2-results-panel');
+    await H.shot(page, '2-walkthrough-read-verdict.jpg', { clip: { x: 340, y: 30, width: 1260, height: 760 } });
     // Bias study of the run (chunks kept by the extension's runs).
     await frame.locator('[data-tab="bias"]').click();
     await frame.locator('[data-testid=bias] table').first().waitFor({ timeout: 60000 });

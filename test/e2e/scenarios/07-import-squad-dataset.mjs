@@ -24,6 +24,7 @@ export default {
     const button = page.locator('.monaco-dialog-box .monaco-button', { hasText: 'Import' }).first();
     await button.waitFor({ timeout: 30000 });
     await H.shot(page, '7-import-confirm');
+    await H.shot(page, '7-walkthrough-import.jpg', { clip: { x: 300, y: 0, width: 1000, height: 620 } });
     await button.click();
     const note = await H.waitForNotification(page, /imported \d+ questions/, 30000);
     const gt = gtOf(ws);

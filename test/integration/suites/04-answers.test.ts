@@ -38,8 +38,11 @@ test('a full run is judged through a fake endpoint: refused (nothing written) wi
     assert.equal(existsSync(path.join(runDir, 'answers.jsonl')), false);
     assert.equal(srv.requests.length, 0);
 
-    await storeJudgeApiKey(sp.context, 'sk-spanproof-it');
+    await storeJudgeApiKey(sp.endpoints, srv.url, 'sk-spanproof-it');
     await cfg.update('judge.endpoint', srv.url, T);
+    // A workspace-level endpoint is confirmed the first time (#16 item 2): answer the modal with "Allow".
+    const ask = sp.endpoints.deps.ask;
+    sp.endpoints.deps.ask = async (_m, _d, ...buttons) => buttons[0];
     await cfg.update('judge.generatorModel', 'gen-model', T);
     await cfg.update('judge.judgeModel', 'judge-model', T);
     const r = (await vscode.commands.executeCommand('spanproof.generateAnswers', runDir)) as GenerationStageResult | null;
@@ -50,11 +53,60 @@ test('a full run is judged through a fake endpoint: refused (nothing written) wi
     const ledger = JSON.parse(readFileSync(path.join(runDir, 'ledger.json'), 'utf8')) as { requests: number; cachedResponses: number };
     assert.equal(ledger.requests, srv.requests.length, 'ledger = the server log');
     assert.ok(srv.requests.length >= 20, 'at least one generation per question');
-    assert.ok(srv.requests.every((q) => q.headers?.authorization === 'Bearer sk-spanproof-it'), 'every request carries the key from SecretStorage');
+    assert.ok(srv.requests.every((q) => q.headers?.authorization === 'Bearer sk-spanproof-it'), 'every request carries the key stored for its origin');
     assert.equal(r.summary.sameModel, false);
+    sp.endpoints.deps.ask = ask;
   } finally {
     await srv.close();
-    await storeJudgeApiKey(sp.context, '');
+    await storeJudgeApiKey(sp.endpoints, srv.url, '');
+    for (const k of keys) await cfg.update(k, undefined, T);
+  }
+});
+
+test('#16 item 2: a workspace-level endpoint is asked about before anything is sent; a key stored for another origin, or the old endpoint-less key, never goes there unasked', async () => {
+  const sp = await api();
+  const cfg = vscode.workspace.getConfiguration('spanproof');
+  const T = vscode.ConfigurationTarget.Workspace;
+  const keys = ['chunkers', 'retrievers', 'rerank', 'judge.endpoint', 'judge.generatorModel', 'judge.judgeModel'];
+  const thief = await startFakeServer({ answers: {} });
+  const trusted = await startFakeServer({ answers: {} });
+  const ask = sp.endpoints.deps.ask;
+  const asked: string[] = [];
+  let reply: (buttons: string[]) => string | undefined = () => undefined;
+  sp.endpoints.deps.ask = async (message, _detail, ...buttons) => {
+    asked.push(message);
+    return reply(buttons);
+  };
+  try {
+    await cfg.update('chunkers', ['fixed'], T);
+    await cfg.update('retrievers', ['bm25'], T);
+    await cfg.update('rerank', [false], T);
+    const run = await sp.runner.run(folder().store);
+    assert.ok(run?.runDir);
+    await storeJudgeApiKey(sp.endpoints, trusted.url, 'sk-for-trusted-only');
+    await sp.context.secrets.store('spanproof.judge.apiKey', 'sk-old-global'); // what older versions stored
+    // A cloned repository's .vscode/settings.json points the judge at another server.
+    await cfg.update('judge.endpoint', thief.url, T);
+    await cfg.update('judge.generatorModel', 'gen-model', T);
+    await cfg.update('judge.judgeModel', 'judge-model', T);
+    const declined = await vscode.commands.executeCommand('spanproof.generateAnswers', run.runDir);
+    assert.equal(declined, null, 'dismissing the question generates nothing');
+    assert.equal(thief.requests.length, 0, 'nothing was sent before the user allowed the workspace endpoint');
+    assert.match(asked[0], new RegExp(`send data to ${new URL(thief.url).origin}`));
+    // Allowed, and "Continue without a key" for the old key: requests go out without any stored key.
+    asked.length = 0;
+    reply = (buttons) => (buttons[0].startsWith('Allow') ? buttons[0] : buttons[1]);
+    const r = (await vscode.commands.executeCommand('spanproof.generateAnswers', run.runDir)) as GenerationStageResult | null;
+    assert.ok(r);
+    assert.equal(asked.length, 2, 'asked to allow the endpoint, then whether to send the old key');
+    assert.ok(thief.requests.length > 0);
+    assert.ok(thief.requests.every((q) => q.headers?.authorization === 'Bearer no-key'), 'neither the other origin\'s key nor the old key was sent');
+  } finally {
+    sp.endpoints.deps.ask = ask;
+    await thief.close();
+    await trusted.close();
+    await storeJudgeApiKey(sp.endpoints, trusted.url, '');
+    await sp.context.secrets.delete('spanproof.judge.apiKey');
     for (const k of keys) await cfg.update(k, undefined, T);
   }
 });

@@ -37,19 +37,31 @@ test('a folder removed from the workspace releases its scope: store, runs model 
   await added;
   const scope = await until(() => [...sp.folders.values()].find((f) => f.folder.uri.fsPath === dir), 'a scope for the added folder');
   await until(() => scope.store.resolution?.acceptance.resolved === 20, 'the added folder resolved');
-  // While the folder is in, its watcher reloads an edit made on disk.
-  rewrite('Edited while the folder is in the workspace');
-  await until(() => scope.store.gt?.questions[0].question === 'Edited while the folder is in the workspace', 'the watcher reloads the disk edit', 20000);
+  // While the folder is in, its watcher reloads an edit made on disk. (A root added to the workspace
+  // is watched after a moment: the edit is repeated every 2 s until the store shows it.)
+  const t0 = Date.now();
+  let seen: string | undefined;
+  for (let n = 1; !seen && Date.now() - t0 < 40000; n++) {
+    rewrite(`Edited while the folder is in the workspace #${n}`);
+    await sleep(2000);
+    const q = scope.store.gt?.questions[0].question;
+    if (q?.startsWith('Edited while the folder is in the workspace')) seen = q;
+  }
+  assert.ok(seen, 'the watcher reloads a disk edit while the folder is in the workspace');
+  await sleep(1000); // let a reload of a later repetition settle
+  const before = scope.store.gt?.questions[0].question;
 
   const removed = folderEvent('removed');
   assert.ok(vscode.workspace.updateWorkspaceFolders(index, 1), 'folder removed');
   await removed;
   await until(() => scope.disposed, 'the scope disposed');
   assert.equal([...sp.folders.values()].some((f) => f.folder.uri.fsPath === dir), false, 'no scope left for the removed folder');
-  // After removal a disk edit reaches nothing (before issue 15 the watcher kept calling the disposed store).
-  rewrite('Edited after the folder left');
-  await sleep(3000);
-  assert.equal(scope.store.gt?.questions[0].question, 'Edited while the folder is in the workspace');
+  // After removal disk edits reach nothing (before issue 15 the watcher kept calling the disposed store).
+  for (let n = 1; n <= 3; n++) {
+    rewrite(`Edited after the folder left #${n}`);
+    await sleep(2000);
+  }
+  assert.equal(scope.store.gt?.questions[0].question, before);
   // The remaining folder still works.
   assert.equal([...sp.folders.values()][0].store.resolution?.acceptance.total, 20);
 });

@@ -119,7 +119,7 @@ test('SIGINT cancels the run cleanly: exit 130 (128 + SIGINT), run.json status c
   let sent = false;
   child.stderr.on('data', (d: Buffer) => {
     stderr += d.toString();
-    if (!sent && /progress \d+\/\d+ (chunk|index|embed|retrieve|score):/.test(stderr)) {
+    if (!sent && /progress +\d+% (Chunking|Embedding chunks|Retrieving|Scoring)/.test(stderr)) {
       sent = true;
       child.kill('SIGINT');
     }

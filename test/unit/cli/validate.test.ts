@@ -4,10 +4,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { tempDir } from '../../helpers/tmp';
-import { REPO } from '../../helpers/paths';
+import { REPO, SHARED_DATA } from '../../helpers/paths';
 
 const CLI = path.join(REPO, 'src', 'cli', 'main.ts');
 const FIXTURES = path.join(REPO, 'test', 'fixtures', 'groundtruth');
@@ -138,10 +138,28 @@ test('validate --config: corpus globs and minQuoteLength come from the run setti
   });
 });
 
-const FASTAPI = path.join(REPO, '..', 'shared', 'data', 'fastapi-docs');
-test('validate on the shipped FastAPI sample: 45/45, exit 0', { skip: existsSync(FASTAPI) ? false : `${FASTAPI} not present` }, () => {
+const FASTAPI = path.join(SHARED_DATA, 'fastapi-docs');
+test('validate on the shipped FastAPI sample: 45/45, exit 0', () => {
   const r = cli('--workspace', FASTAPI, '--groundtruth', `${FASTAPI}.groundtruth.json`, '--json');
   assert.equal(r.code, 0, r.stderr);
   const report = JSON.parse(r.stdout);
   assert.deepEqual([report.total, report.resolved, report.moved, report.stale.length, report.ambiguous.length, report.rejected.length], [45, 45, 0, 0, 0, 0]);
+});
+
+test('#16 item 20: a quote that never had offsets is LOCATED, not MOVED; questions: [] is exit 2 like run', () => {
+  const ws = tempDir('spanproof-validate-located-');
+  const quote = 'The located quote is long enough to pass the minimum quote length rule.';
+  writeFileSync(path.join(ws, 'doc.md'), `# Title\n\n${quote}\n`);
+  const gt = path.join(ws, 'gt.json');
+  writeFileSync(gt, JSON.stringify({ spanproof: 1, questions: [{ id: 'q1', question: 'Where?', evidence: [{ source: 'doc.md', exact: quote }] }] }));
+  const r = cli('--workspace', ws, '--groundtruth', gt);
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stdout, /^ {2}LOCATED {3}q1 doc\.md: offsets 9–80 \(line 3\); the quote had none$/m);
+  assert.doesNotMatch(r.stdout, /MOVED/);
+  assert.match(r.stdout, /1 moved \(1 evidence item\(s\) located: they had no offsets\)/);
+  writeFileSync(gt, JSON.stringify({ spanproof: 1, questions: [] }));
+  const empty = cli('--workspace', ws, '--groundtruth', gt);
+  assert.equal(empty.code, 2, empty.stdout);
+  assert.match(empty.stderr, /no question can be scored: the ground truth has no questions/);
+  rmSync(ws, { recursive: true, force: true });
 });

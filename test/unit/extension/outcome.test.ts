@@ -72,6 +72,16 @@ test('a miss names cause, advice, the best chunk with its ranks, and where the c
   );
 });
 
+test('a ranked-too-low miss whose best chunk holds the whole span says the cut fell nowhere', () => {
+  const r = base({
+    'hit@5': 0, 'coverage@5': 0, cause: 'ranked-too-low',
+    miss: { evidence: { source: 'a.md', start: 1092, end: 1286 }, spanIndex: 0, bestChunk: { chunk: 2, id: 'c2', source: 'a.md', start: 800, end: 1291, coverage: 1 }, charsBefore: 0, charsAfter: 0, neighbour: null, bestChunkRank: 14, bestChunkPoolRank: 14, coverageAtK: 0 },
+  });
+  const o = describeOutcome(r, 5, 0.9, 'recommended config');
+  assert.match(o.markdown, /rank 14 of the result list \(below k = 5\) \(retriever's rank 14\)\./);
+  assert.match(o.markdown, /Where the cut fell: nowhere — the chunk holds the whole evidence\.$/);
+});
+
 test('a miss with no chunk touching the evidence says so', () => {
   const r = base({
     'hit@5': 0, 'coverage@5': 0, cause: 'chunker-destroyed',

@@ -84,6 +84,38 @@ test('ranked-too-low: answering chunk in the pool but below k', () => {
   assert.equal(attribute(R, [1, 0, 2], [1, 0, 2], { k: 1 }).cause, 'ranked-too-low');
 });
 
+test('reranker-demoted needs the answering chunk in the top k BEFORE reranking: at pool rank k + 1 it is ranked-too-low', () => {
+  // #16 item 22: a "before reranking" window of k + 1 (pool.slice(0, k + 1)) turned these into reranker-demoted.
+  assert.equal(attribute(R, [1, 0, 2], [1, 2, 0], { k: 1, reranked: true }).cause, 'ranked-too-low'); // pool rank 2 = k + 1
+  assert.equal(attribute(R, [1, 2, 0], [2, 1, 0], { k: 2, reranked: true }).cause, 'ranked-too-low'); // pool rank 3 = k + 1
+  // pool rank exactly k, below k after reranking: demoted
+  assert.equal(attribute(R, [1, 0, 2], [1, 2, 0], { k: 2, reranked: true }).cause, 'reranker-demoted');
+});
+
+// Two spans of d that fail with the same cause (ranked-too-low) but different coverage@k:
+// index 0 d[0,40) answers A, 1 d[20,40) holds half of A, 2 d[100,110) a quarter of B, 3 d[100,140) answers B,
+// 4 e[0,10) touches neither.
+const TIE = [chunk('d', 0, 40), chunk('d', 20, 40), chunk('d', 100, 110), chunk('d', 100, 140), chunk('e', 0, 10)];
+const A = span('d', 0, 40);
+const B = span('d', 100, 140);
+
+test('same cause on two spans: `all` → the lowest coverage@k decides, `any` → the highest; equal → the lowest index', () => {
+  // #16 item 22: flipping this tie-break passed the suite, though it changes "where the cut fell".
+  for (const [evidence, iA, iB] of [[[A, B], 0, 1], [[B, A], 1, 0]] as const) {
+    const all = attribute(TIE, [1, 2, 0, 3], [1, 2, 0, 3], { k: 2, evidence: [...evidence], match: 'all' }); // top 2: A 20/40, B 10/40
+    assert.deepEqual(all.spanCauses, ['ranked-too-low', 'ranked-too-low']);
+    assert.equal(all.cut?.spanIndex, iB);
+    assert.equal(all.cut?.coverageAtK, 10 / 40);
+    assert.equal(all.cut?.bestChunk?.chunk, 3);
+    const any = attribute(TIE, [1, 2, 0, 3], [1, 2, 0, 3], { k: 2, evidence: [...evidence], match: 'any' });
+    assert.equal(any.cut?.spanIndex, iA);
+    assert.equal(any.cut?.coverageAtK, 20 / 40);
+    assert.equal(any.cut?.bestChunk?.chunk, 0);
+    // top 1 = e[0,10): both spans at coverage 0 → the lowest index, in both modes
+    for (const match of ['all', 'any'] as const) assert.equal(attribute(TIE, [4, 1, 2, 0, 3], [4, 1, 2, 0, 3], { k: 1, evidence: [...evidence], match }).cut?.spanIndex, 0);
+  }
+});
+
 test('a hit has no cause', () => {
   const a = attribute(R, [1, 0, 2], [1, 0, 2], { k: 2 });
   assert.equal(a.cause, null);

@@ -24,12 +24,8 @@ const MAX: Record<ChunkerId, number> = {
 };
 
 for (const rel of SHARED_CORPORA) {
-  test(`chunk invariants and determinism on ${rel}`, async (t) => {
+  test(`chunk invariants and determinism on ${rel}`, async () => {
     const docs = await loadSharedCorpus(rel);
-    if (!docs) {
-      t.skip(`${rel} is not present`);
-      return;
-    }
     assert.ok(docs.length > 0);
     for (const chunker of DEFAULT_SETTINGS.chunkers) {
       const embed = chunker === 'semantic' ? hashedBagOfWords(256) : undefined;
@@ -53,21 +49,13 @@ for (const rel of SHARED_CORPORA) {
   });
 }
 
-test('per-line sentence segmentation equals one Intl.Segmenter pass over the whole text (chroma corpora)', async (t) => {
-  const docs = await loadSharedCorpus('../shared/data/chroma/corpora');
-  if (!docs) {
-    t.skip('../shared/data/chroma/corpora is not present');
-    return;
-  }
+test('per-line sentence segmentation equals one Intl.Segmenter pass over the whole text (chroma corpora)', async () => {
+  const docs = await loadSharedCorpus('test/fixtures/shared-data/chroma/corpora');
   for (const d of docs) assert.deepEqual(sentenceRanges(d.text), sentenceRangesWholeText(d.text), d.source);
 });
 
 test('semantic with the static-glove embedder keeps the invariants (chroma corpora)', async (t) => {
-  const docs = await loadSharedCorpus('../shared/data/chroma/corpora');
-  if (!docs) {
-    t.skip('../shared/data/chroma/corpora is not present');
-    return;
-  }
+  const docs = await loadSharedCorpus('test/fixtures/shared-data/chroma/corpora');
   if (!existsSync(path.join(staticGloveDir(), 'model.onnx'))) {
     t.skip(`the default model is not built in ${staticGloveDir()} (npm run build:models)`);
     return;

@@ -1,11 +1,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { chmodSync, existsSync, mkdirSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { loadCorpus, sha256Hex } from '../../../../src/core/corpus';
 import { isSpanproofError } from '../../../../src/core/errors';
 import { tempDir } from '../../../helpers/tmp';
+import { SHARED_DATA } from '../../../helpers/paths';
+import { asUnprivileged } from '../../../helpers/unprivileged';
 
 function tree(files: Record<string, string | Uint8Array>): string {
   const root = tempDir('spanproof-corpus-');
@@ -68,8 +70,8 @@ test('loadCorpus: a missing root is a not-found error naming the folder', async 
   await assert.rejects(loadCorpus(missing), (e: unknown) => isSpanproofError(e) && e.code === 'not-found' && e.message.includes(missing));
 });
 
-const FASTAPI = path.join('..', 'shared', 'data', 'fastapi-docs');
-test('loadCorpus: the shipped FastAPI docs load completely', { skip: existsSync(FASTAPI) ? false : `${FASTAPI} not present` }, async () => {
+const FASTAPI = path.join(SHARED_DATA, 'fastapi-docs');
+test('loadCorpus: the shipped FastAPI docs load completely', async () => {
   const c = await loadCorpus(FASTAPI);
   // 155 Markdown files + SOURCE.txt; none skipped (release-notes.md is large but < 4 MB).
   assert.equal(c.documents.length, 156);
@@ -79,8 +81,8 @@ test('loadCorpus: the shipped FastAPI docs load completely', { skip: existsSync(
   assert.ok(c.documents.some((d) => d.source === 'tutorial/query-params.md'));
 });
 
-const isRoot = process.getuid?.() === 0;
-test('loadCorpus: an unreadable file is skipped as unreadable', { skip: isRoot || process.platform === 'win32' ? 'root (or Windows) can read a chmod 000 file' : false }, async () => {
+test('loadCorpus: an unreadable file is skipped as unreadable', async (t) => {
+  if (asUnprivileged(t, __filename)) return; // root reads a chmod 000 file: re-run as nobody
   const root = tree({ 'ok.md': 'fine', 'locked.md': 'secret' });
   try {
     chmodSync(path.join(root, 'locked.md'), 0o000);

@@ -1,7 +1,7 @@
 /**
  * Writing drafts and reviewing them as text edits (issue #14 §5–6): hand-written questions keep every
  * byte, whatever the file's layout (compact, tabs, CRLF); accepting removes only `"status"`,
- * rejecting removes only the draft; the previous version goes to `<file>.bak`.
+ * rejecting removes only the draft; the previous version goes to `<file>.bak` (or `.bak.N`: a backup is never overwritten).
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -107,7 +107,9 @@ test('writeDrafts and reviewFile: atomic writes with the previous version in .ba
   writeFileSync(file, now);
   const r = await reviewFile(file, now, { accept: 'all' });
   assert.deepEqual(r.ids, ['d1']);
-  assert.equal(readFileSync(`${file}.bak`, 'utf8'), now);
+  assert.equal(r.backup, `${file}.bak.1`, 'the older backup is never overwritten (#16 item 8)');
+  assert.equal(readFileSync(`${file}.bak.1`, 'utf8'), now);
+  assert.equal(readFileSync(`${file}.bak`, 'utf8'), COMPACT);
   assert.equal(parseGroundTruth(readFileSync(file, 'utf8'), file).questions[1].status, undefined);
   const fresh = join(dir, 'sub', 'new.json');
   assert.deepEqual(await writeDrafts(fresh, [draft('d9')]), { written: true });

@@ -1,10 +1,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { decodeDocument } from '../../../../src/core/corpus';
 import { resolveEvidence } from '../../../../src/core/groundtruth';
 import { nearestMatch } from '../../../../src/core/groundtruth/nearest';
+import { SHARED_DATA } from '../../../helpers/paths';
 
 test('nearest: the window covers the quote\'s leading and trailing punctuation where the document has it', () => {
   const text = 'He said: “Hello there, my old friend.” Then left.';
@@ -28,8 +29,8 @@ test('nearest: widening never splits a surrogate pair', () => {
   assert.equal(n.end, 23);
 });
 
-const DEVIL = path.join('..', 'shared', 'data', 'prose', 'devils-dictionary_pg972.txt');
-test('nearest: real case — an edited word inside the CYNIC quote keeps the closing "." (prose corpus)', { skip: existsSync(DEVIL) ? false : `${DEVIL} not present` }, () => {
+const DEVIL = path.join(SHARED_DATA, 'prose', 'devils-dictionary_pg972.txt');
+test('nearest: real case — an edited word inside the CYNIC quote keeps the closing "." (prose corpus)', () => {
   const doc = decodeDocument('devils-dictionary_pg972.txt', readFileSync(DEVIL));
   assert.ok('text' in doc);
   // From ../shared/data/prose.groundtruth.json pr-d-001 (start 51030, end 51124), "blackguard" → "scoundrel".

@@ -1,13 +1,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { loadCorpus } from '../../../../src/core/corpus';
 import { readGroundTruth, resolveGroundTruth } from '../../../../src/core/groundtruth';
 import { tempDir } from '../../../helpers/tmp';
+import { SHARED_DATA } from '../../../helpers/paths';
 
-const DATA = path.join('..', 'shared', 'data');
-const skip = existsSync(DATA) ? false : `${DATA} not present`;
+const DATA = SHARED_DATA;
 
 async function resolveShipped(name: string, root = path.join(DATA, name)) {
   const corpus = await loadCorpus(root);
@@ -16,19 +16,19 @@ async function resolveShipped(name: string, root = path.join(DATA, name)) {
   return { gt, texts, res: resolveGroundTruth(gt, (s) => texts.get(s)) };
 }
 
-test('shipped FastAPI ground truth resolves 45/45 at its offsets', { skip }, async () => {
+test('shipped FastAPI ground truth resolves 45/45 at its offsets', async () => {
   const { res } = await resolveShipped('fastapi-docs');
   assert.deepEqual(res.acceptance, { total: 45, resolved: 45, moved: 0, stale: [], ambiguous: [], rejected: [], relocated: [] });
   assert.equal(res.changed, false);
   assert.equal(res.questions.length, 45);
 });
 
-test('shipped prose ground truth resolves 15/15 on CRLF files', { skip }, async () => {
+test('shipped prose ground truth resolves 15/15 on CRLF files', async () => {
   const { res } = await resolveShipped('prose');
   assert.deepEqual(res.acceptance, { total: 15, resolved: 15, moved: 0, stale: [], ambiguous: [], rejected: [], relocated: [] });
 });
 
-test('prose ground truth still resolves (as moved) after the corpus is converted to LF', { skip }, async () => {
+test('prose ground truth still resolves (as moved) after the corpus is converted to LF', async () => {
   const dir = tempDir('spanproof-prose-lf-');
   try {
     const src = path.join(DATA, 'prose');

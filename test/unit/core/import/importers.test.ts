@@ -5,17 +5,17 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { cpSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
+import { cpSync, readdirSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import * as path from 'node:path';
 import { loadCorpus } from '../../../../src/core/corpus';
 import { resolveGroundTruth, readGroundTruth } from '../../../../src/core/groundtruth';
 import { runImport, weknoraId, weknoraPassageSource, writeImport, type ImportFormat, type ImportResult } from '../../../../src/core/import';
 import { isSpanproofError } from '../../../../src/core/errors';
 import { tempDir } from '../../../helpers/tmp';
-import { REPO } from '../../../helpers/paths';
+import { REPO, SHARED_DATA } from '../../../helpers/paths';
 
 const FIX = path.join(REPO, 'test', 'fixtures', 'interop');
-const SHARED = path.resolve(REPO, '..', 'shared', 'data');
+const DATA = SHARED_DATA;
 
 function tmp(): string {
   return tempDir('spanproof-import-');
@@ -95,9 +95,8 @@ test('chroma: code-point offsets after emoji become UTF-16 offsets; bad rows are
   rmSync(ws, { recursive: true, force: true });
 });
 
-test('chroma on the shared set: 276/276 questions imported and resolved', async (t) => {
-  const csv = path.join(SHARED, 'chroma', 'questions_df.csv');
-  if (!existsSync(csv)) return t.skip('../shared/data/chroma is absent');
+test('chroma on the shared set: 276/276 questions imported and resolved', async () => {
+  const csv = path.join(DATA, 'chroma', 'questions_df.csv');
   const { res, ws, resolved, total } = await importAndResolve('chroma', csv);
   accounted(res);
   assert.equal(total, 276);
@@ -146,9 +145,8 @@ test('squad: answer_start in code points after an emoji; unanswerable listed as 
   rmSync(ws, { recursive: true, force: true });
 });
 
-test('squad on the shared subset: 626 read = 293 converted + 333 unanswerable, all resolve', async (t) => {
-  const f = path.join(SHARED, 'squad', 'squad2_dev_small.json');
-  if (!existsSync(f)) return t.skip('../shared/data/squad is absent');
+test('squad on the shared subset: 626 read = 293 converted + 333 unanswerable, all resolve', async () => {
+  const f = path.join(DATA, 'squad', 'squad2_dev_small.json');
   const { res, ws, resolved, total } = await importAndResolve('squad', f);
   accounted(res);
   assert.equal(res.report.rowsRead, 626);
@@ -256,14 +254,13 @@ test('writeImport of an import that converted nothing throws bad-input and write
   rmSync(ws, { recursive: true, force: true });
 });
 
-test('shared data: weknora folder, both RAGAS JSONL files, and the full CUAD TSV against the one synthetic contract', async (t) => {
-  if (!existsSync(path.join(SHARED, 'weknora')) || !existsSync(path.join(SHARED, 'pathway'))) return t.skip('../shared/data/{weknora,pathway} is absent');
-  const wk = await importAndResolve('weknora', path.join(SHARED, 'weknora'));
+test('shared data: weknora folder, both RAGAS JSONL files, and the full CUAD TSV against the one synthetic contract', async () => {
+  const wk = await importAndResolve('weknora', path.join(FIX, 'weknora'));
   accounted(wk.res);
   assert.equal(wk.resolved, 1);
   rmSync(wk.ws, { recursive: true, force: true });
   for (const [file, rows, docs] of [['20230203_alphabet_10K.jsonl', 8, 11], ['20230203_alphabet_10K_tables.jsonl', 41, 62]] as const) {
-    const rg = await importAndResolve('ragas', path.join(SHARED, 'pathway', file));
+    const rg = await importAndResolve('ragas', path.join(DATA, 'pathway', file));
     accounted(rg.res);
     assert.equal(rg.total, rows);
     assert.equal(rg.resolved, rows);
@@ -271,7 +268,7 @@ test('shared data: weknora folder, both RAGAS JSONL files, and the full CUAD TSV
     rmSync(rg.ws, { recursive: true, force: true });
   }
   // 25 contracts × 41 categories = 1025 rows; only the first contract's text exists (synthetic)
-  const cu = await importAndResolve('pathway-cuad', path.join(SHARED, 'pathway', 'labeled.tsv'), { documents: path.join(FIX, 'pathway') });
+  const cu = await importAndResolve('pathway-cuad', path.join(DATA, 'pathway', 'labeled.tsv'), { documents: path.join(FIX, 'pathway') });
   accounted(cu.res);
   assert.equal(cu.res.report.rowsRead, 1025);
   assert.equal(cu.total, 15);

@@ -5,15 +5,15 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { codePointToUtf16, parsePythonList, utf16ToCodePoint, readCuadTsv } from '../../../../src/core/import';
 import { sequenceMatcherRatio, SequenceMatcher } from '../../../../src/core/align';
 import { isSpanproofError } from '../../../../src/core/errors';
-import { REPO } from '../../../helpers/paths';
+import { REPO, SHARED_DATA } from '../../../helpers/paths';
 
 const FIX = path.join(REPO, 'test', 'fixtures', 'interop');
-const SHARED = path.resolve(REPO, '..', 'shared', 'data');
+const DATA = SHARED_DATA;
 
 test('codePointToUtf16: identity without astral characters; shifts by one after each emoji', () => {
   const plain = codePointToUtf16('abc');
@@ -53,9 +53,8 @@ test('parsePythonList equals ast.literal_eval on the 40 hardest labeled.tsv cell
   assert.equal(wrong, 10, 'a plain quote regex misreads 10 of these 40 cells');
 });
 
-test('parsePythonList on every cell of the shared labeled.tsv: same lists as ast.literal_eval (SHA-256)', (t) => {
-  const tsv = path.join(SHARED, 'pathway', 'labeled.tsv');
-  if (!existsSync(tsv)) return t.skip('../shared/data/pathway is absent');
+test('parsePythonList on every cell of the shared labeled.tsv: same lists as ast.literal_eval (SHA-256)', () => {
+  const tsv = path.join(DATA, 'pathway', 'labeled.tsv');
   const fx = JSON.parse(readFileSync(path.join(FIX, 'python-literal-cases.json'), 'utf8')) as { fullFile: { cells: number; excerpts: number; sha256: string } };
   const table = readCuadTsv(tsv);
   const all: string[][] = [];

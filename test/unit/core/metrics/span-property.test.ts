@@ -100,3 +100,49 @@ test('questionMetrics agrees with a naive per-code-unit reference', () => {
     { numRuns: 400, seed: 20261129 },
   );
 });
+
+const CAUSE_ORDER = ['chunker-destroyed', 'chunker-degraded', 'retriever-missed', 'reranker-demoted', 'ranked-too-low'];
+
+test('attribution with a reranker agrees with a naive reference of SPEC §8 (cause, deciding span)', () => {
+  // #16 item 22: the property above always passes reranked: false, so the "before reranking" window and
+  // the tie-break between same-cause spans went untested; here pool ≠ final and the deciding span is checked.
+  fc.assert(
+    fc.property(arbCase, fc.array(fc.nat(), { maxLength: 12 }), fc.boolean(), ({ chunks: raw, evidence, match, k, tau, order }, reorder, reranked) => {
+      const chunks: Chunk[] = raw
+        .map((r) => ({ ...r, id: `${r.source}#${r.start}-${r.end}`, text: '' }))
+        .sort((x, y) => (x.source < y.source ? -1 : x.source > y.source ? 1 : x.start - y.start || x.end - y.end));
+      const pool = [...new Set(order.map((o) => o % chunks.length))];
+      // final = the same candidates, reordered by `reorder` (what a reranker does)
+      const keyOf = (c: number, i: number) => reorder[i % Math.max(1, reorder.length)] ?? i;
+      const final = reranked ? pool.map((c, i) => [c, keyOf(c, i)] as const).sort((x, y) => x[1] - y[1] || x[0] - y[0]).map(([c]) => c) : pool;
+      const an = analyzeIndex(evidence, match, chunks, tau);
+      const a = attributeMiss({ evidence, match, chunks, analysis: an, pool, final, reranked, k, tau });
+      const covAtK = evidence.map((e) => cov(final.slice(0, k).map((i) => chunks[i]), e));
+      const causes = evidence.map((e, i) => {
+        if (covAtK[i] >= tau - 1e-9) return null;
+        const single = chunks.map((c) => cov([c], e));
+        const answering = chunks.map((_, c) => c).filter((c) => single[c] >= tau - 1e-9);
+        if (answering.length === 0) {
+          const adjacent = chunks.some((c, j) => j + 1 < chunks.length && chunks[j + 1].source === c.source && cov([c, chunks[j + 1]], e) >= tau - 1e-9);
+          return adjacent ? 'chunker-degraded' : 'chunker-destroyed';
+        }
+        if (!answering.some((c) => pool.includes(c))) return 'retriever-missed';
+        if (reranked && answering.some((c) => pool.slice(0, k).includes(c))) return 'reranker-demoted';
+        return 'ranked-too-low';
+      });
+      const hit = match === 'all' ? causes.every((c) => c === null) : causes.some((c) => c === null);
+      if (hit) {
+        assert.equal(a.cause, null);
+        return;
+      }
+      assert.deepEqual(a.spanCauses, causes);
+      // deciding span: all → earliest cause, then lowest coverage@k, then lowest index; any → latest cause, highest coverage@k, lowest index
+      const sign = match === 'all' ? 1 : -1;
+      const failing = causes.map((c, i) => [c, i] as const).filter(([c]) => c !== null) as Array<readonly [string, number]>;
+      failing.sort(([c1, i1], [c2, i2]) => sign * (CAUSE_ORDER.indexOf(c1) - CAUSE_ORDER.indexOf(c2)) || sign * (covAtK[i1] - covAtK[i2]) || i1 - i2);
+      assert.equal(a.cut?.spanIndex, failing[0][1]);
+      assert.equal(a.cause, failing[0][0]);
+    }),
+    { numRuns: 600, seed: 20261201 },
+  );
+});

@@ -7,7 +7,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadEmbedderFromFolder } from '../../../../src/core/models';
 import { isSpanproofError } from '../../../../src/core/errors';
@@ -114,8 +114,13 @@ test('a server that ignores Range sends 200: the file restarts from byte 0 and i
   let first = true;
   const { entry, hub, store, opts, onnx } = await setup(t, (r) => (r.path.endsWith('model.onnx') && first ? ((first = false), { cutAfter: 500 }) : undefined), { ignoreRange: true });
   await assert.rejects(pullModel(entry, opts));
+  // The resume asks for the bytes after those kept (under load the reset can arrive before any of
+  // the 500 sent bytes is read: then nothing is kept and no Range is asked); the server ignores it
+  // and sends the whole file, which must still be verified.
+  const part = join(store, '.partial', `${entry.name}@${entry.revision}`, 'onnx', 'model.onnx.part');
+  const kept = existsSync(part) ? statSync(part).size : 0;
   await pullModel(entry, opts);
-  assert.equal(onnxGets(hub.requests)[1].range, 'bytes=500-');
+  assert.equal(onnxGets(hub.requests)[1].range, kept > 0 ? `bytes=${kept}-` : undefined);
   assert.deepEqual(readFileSync(join(store, 'tiny-embedder', 'onnx', 'model.onnx')), Buffer.from(onnx));
 });
 

@@ -2,20 +2,20 @@
 // token id of the candidate pool. Its scores must be bit-identical to the direct computation (a double
 // loop per passage, query token, passage token and dimension) — the implementation before the memo,
 // kept verbatim here as `directScores` — on real pools: FastAPI docs paragraphs ranked for the shipped
-// FastAPI questions (skipped when ../shared/data is absent), plus hand-made edge cases.
+// FastAPI questions (copies of ../shared/data in test/fixtures/shared-data), plus hand-made edge cases.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { readFileSync, readdirSync, statSync } from 'node:fs';
 import * as path from 'node:path';
 import { staticGloveDir } from '../../../../src/core/models/defaultModel';
 import { type OnnxEmbedder, openOnnxEmbedder } from '../../../../src/core/models/embedder';
 import { createMaxSimReranker, type MaxSimWeighting, zipfWeight } from '../../../../src/core/models/maxSim';
 import type { PairScorer } from '../../../../src/core/models/types';
-import { REPO } from '../../../helpers/paths';
+import { SHARED_DATA } from '../../../helpers/paths';
 
-const SHARED = path.resolve(REPO, '..', 'shared', 'data');
-const DOCS = path.join(SHARED, 'fastapi-docs');
-const GT = path.join(SHARED, 'fastapi-docs.groundtruth.json');
+const DATA = SHARED_DATA;
+const DOCS = path.join(DATA, 'fastapi-docs');
+const GT = path.join(DATA, 'fastapi-docs.groundtruth.json');
 
 let emb: OnnxEmbedder;
 const rerankers = new Map<MaxSimWeighting, PairScorer>();
@@ -82,8 +82,7 @@ test('edge cases: repeated and out-of-vocabulary query tokens, empty and punctua
   }
 });
 
-test('bit-identical to the direct computation on FastAPI docs pools (30 paragraphs per question)', async (t) => {
-  if (!existsSync(DOCS) || !existsSync(GT)) return t.skip('../shared/data/fastapi-docs is absent');
+test('bit-identical to the direct computation on FastAPI docs pools (30 paragraphs per question)', async () => {
   const paragraphs: string[] = [];
   const walk = (d: string) => {
     for (const f of readdirSync(d).sort()) {

@@ -1,12 +1,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Bm25Index, bm25Tokens, bm25TokensUnsplit } from '../../../../src/core/retrieval/index';
 import { loadOrBuildBm25 } from '../../../../src/core/cache/index';
 import { chunksOf } from '../../../helpers/retrieval';
+import { SHARED_DATA } from '../../../helpers/paths';
 
 // Toy corpus for a hand computation of BM25 as MiniSearch 7.2 computes it with
 // bm25 {k: 1.2, b: 0.75, d: 0} (node_modules/minisearch/dist/es/index.js, calcBM25Score and add()):
@@ -136,9 +137,8 @@ test('bm25 cache round trip and buildAsync give identical hits on random corpora
   }), { numRuns: 300, seed: 42 });
 });
 
-test('bm25 on the FastAPI docs: hits read back from the disk cache equal the built index (skips without ../shared)', (t) => {
-  const dir = join(process.cwd(), '..', 'shared', 'data', 'fastapi-docs');
-  if (!existsSync(dir)) return t.skip('../shared/data/fastapi-docs is absent');
+test('bm25 on the FastAPI docs: hits read back from the disk cache equal the built index', () => {
+  const dir = join(SHARED_DATA, 'fastapi-docs');
   const files = readdirSync(dir, { recursive: true }).map(String).filter((f) => f.endsWith('.md')).sort().slice(0, 60);
   // paragraph-sized chunks of real Markdown
   const chunks = chunksOf(files.flatMap((f) => readFileSync(join(dir, f), 'utf8').split(/\n\s*\n/)).filter((x) => x.trim()));

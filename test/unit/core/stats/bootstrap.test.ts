@@ -10,6 +10,7 @@ import {
   pearsonCI,
   percentileCI,
   quantileType7,
+  resampleMeans,
 } from '../../../../src/core/stats';
 
 const near = (a: number, b: number, eps = 1e-12): void => assert.ok(Math.abs(a - b) < eps, `${a} ≠ ${b}`);
@@ -61,6 +62,30 @@ test('percentileCI by hand with B = 4 given resamples', () => {
   // a failed item (NaN) is left out, never averaged as zero
   near(meanOf([1, NaN, 0]), 0.5);
   assert.throws(() => percentileCI([1, 2], rs), /resamples/);
+});
+
+test('failed items (NaN) are left out of every resample mean, never averaged as 0 (by hand, B = 4)', () => {
+  // #16 item 23: with `s / n` instead of `s / c` every stats and ranking test still passed.
+  const values = [1, NaN, 0.5, 0];
+  const rs = [[0, 1, 2, 3], [1, 1, 0, 0], [1, 1, 1, 1], [2, 2, 3, 1]].map((x) => Uint32Array.from(x));
+  // finite entries per resample: {1, 0.5, 0} → 0.5; {1, 1} → 1; none → NaN; {0.5, 0.5, 0} → 1/3
+  const m = resampleMeans(values, rs);
+  near(m[0], 0.5);
+  near(m[1], 1);
+  assert.ok(Number.isNaN(m[2]), 'a resample of failed items only has no mean');
+  near(m[3], 1 / 3);
+  // CI over the 3 finite means, sorted [1/3, 0.5, 1]: p = 0.25 → h = 0.5 → 1/3 + 0.5·(1/6) = 5/12; p = 0.75 → h = 1.5 → 0.75
+  const ci = percentileCI(values, rs, 0.5);
+  near(ci.mean, 0.5);
+  near(ci.lo, 5 / 12);
+  near(ci.hi, 0.75);
+  // paired: a question failed by one config drops out of the difference, d = [1, NaN, 0]
+  const d = pairedDifferenceCI([1, NaN, 1], [0, 0, 1], [[1, 1, 0], [0, 2, 2], [1, 0, 1]].map((x) => Uint32Array.from(x)), 0.5);
+  // resample means: {1} → 1; {1, 0, 0} → 1/3; {1} → 1; sorted [1/3, 1, 1]: p = 0.25 → h = 0.5 → 2/3; p = 0.75 → 1
+  near(d.mean, 0.5);
+  near(d.lo, 2 / 3);
+  near(d.hi, 1);
+  assert.equal(d.significant, true);
 });
 
 test('paired difference CI: significant only when it excludes 0', () => {

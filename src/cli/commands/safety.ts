@@ -1,0 +1,110 @@
+/**
+ * `spanproof safety <dataset | run dir> --endpoint URL --judge-model M [--threshold medium]
+ * [--categories list] [--json] [--out FILE]` (issue #17 item 3, docs/safety.md): content-harm defect
+ * rates — hateful and unfair, sexual, violent, self-harm (0–7 severity, defect at or above the
+ * threshold level) and protected material (true/false) — graded by a judge model.
+ *
+ * Input: an Azure AI evaluation JSONL file (query/response/context lines and conversations
+ * `{messages: [...]}`, read by src/core/score `readAzureJsonl`), or a run directory with generated
+ * answers (answers.jsonl from `run --generate` / `spanproof generate`; the judge must differ from the
+ * generator unless --allow-same-model; the result is also written to `<run>/safety.json`). Nothing is
+ * sent unless --endpoint is given; the key comes from SPANPROOF_API_KEY. Exit: 0 done; 2 bad input;
+ * 3 every request failed (nothing measured); 130 cancelled.
+ */
+import { existsSync, statSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import type { Command } from 'commander';
+import { SpanproofError } from '../../core/errors';
+import { ChatClient, ReplyCache, checkModels, everyRequestFailed, readAnswers } from '../../core/judge';
+import { resolveCacheDir, writeSafetyReport } from '../../core/runs';
+import { readAzureJsonl } from '../../core/score/answers';
+import { safetyMarkdown } from '../../core/report';
+import { SAFETY_CATEGORIES, SAFETY_NOTE, parseThreshold, scoreSafety, DEFAULT_THRESHOLD, type SafetyCategory, type SafetyItem } from '../../core/safety';
+import { sendingLine, readPrices } from '../judge';
+import { EXIT } from '../exit';
+import type { SetExit } from './index';
+
+interface SafetyCliOptions {
+  endpoint?: string;
+  judgeModel?: string;
+  threshold?: string;
+  categories?: string;
+  json?: boolean;
+  out?: string;
+  workspace?: string;
+  judgeConcurrency?: string;
+  judgeCacheDir?: string;
+  judgeCache?: boolean;
+  judgePrices?: string;
+  allowSameModel?: boolean;
+}
+
+function categoriesOption(v: string | undefined): SafetyCategory[] {
+  if (!v) return [...SAFETY_CATEGORIES];
+  const xs = v.split(',').map((x) => x.trim()).filter(Boolean);
+  for (const x of xs) if (!(SAFETY_CATEGORIES as readonly string[]).includes(x)) throw new SpanproofError('bad-input', `unknown safety category "${x}".`, { field: '--categories', fix: `use some of ${SAFETY_CATEGORIES.join(', ')}.` });
+  return xs as SafetyCategory[];
+}
+
+/** Items of a run's answers (the generator's answers; failed generations are left out and counted). */
+function runItems(runDir: string, judgeModel: string, allowSame: boolean): { items: SafetyItem[]; sameModel: boolean; notes: string[] } {
+  const a = readAnswers(runDir);
+  if (!a || !a.records.length) throw new SpanproofError('bad-input', 'the run has no generated answers (answers.jsonl).', { file: runDir, fix: 'generate them first: spanproof generate <run dir> --endpoint URL --generator-model M --judge-model J.' });
+  let sameModel = false;
+  for (const g of new Set(a.records.map((r) => r.generatorModel))) sameModel = checkModels(g, judgeModel, allowSame) || sameModel;
+  const ok = a.records.filter((r) => r.answer !== null);
+  const notes = ok.length < a.records.length ? [`${a.records.length - ok.length} answer(s) were not generated (generation failed) and are not graded.`] : [];
+  return { items: ok.map((r) => ({ id: `${r.question} × ${r.config}`, question: a.questions[r.question] ?? '', response: r.answer!, contexts: [] })), sameModel, notes };
+}
+
+export function register(program: Command, setExit: SetExit): void {
+  program
+    .command('safety')
+    .description('Content-harm defect rates (hateful/unfair, sexual, violent, self-harm, protected material) graded by a judge model, on an Azure AI evaluation JSONL file or a run\'s generated answers.')
+    .argument('<dataset>', 'Azure AI evaluation JSONL (query/response/context or {messages: [...]}), or a run directory with answers.jsonl')
+    .option('--endpoint <url>', 'OpenAI-compatible base URL of the judge; key from SPANPROOF_API_KEY')
+    .option('--judge-model <name>', 'model that grades the responses')
+    .option('--threshold <level>', `defect at or above this severity level: very_low, low, medium, high (default ${DEFAULT_THRESHOLD})`)
+    .option('--categories <list>', `categories to grade (default all: ${SAFETY_CATEGORIES.join(',')})`)
+    .option('--json', 'print the report as JSON')
+    .option('--out <file>', 'also write the JSON report to this file')
+    .option('--workspace <dir>', 'workspace whose .spanproof/cache/judge caches replies (default .)', '.')
+    .option('--judge-concurrency <n>', 'requests in flight at most (default 4)')
+    .option('--judge-prices <file>', 'JSON price table for the ledger cost')
+    .option('--judge-cache-dir <dir>', 'reply cache folder (default <workspace>/.spanproof/cache/judge)')
+    .option('--no-judge-cache', 'do not read or write the reply cache')
+    .option('--allow-same-model', 'let the generator of a run\'s answers grade them (flagged in the report)')
+    .action(async (dataset: string, o: SafetyCliOptions) => {
+      if (!o.endpoint) throw new SpanproofError('bad-input', 'spanproof safety needs a judge endpoint; nothing is sent anywhere without one.', { field: '--endpoint', fix: 'pass --endpoint URL, e.g. http://localhost:11434/v1 for Ollama.' });
+      if (!o.judgeModel) throw new SpanproofError('bad-input', '--endpoint needs --judge-model.', { field: '--judge-model', fix: 'name the model that grades, e.g. --judge-model llama3.1:8b.' });
+      const threshold = o.threshold ? parseThreshold(o.threshold) : DEFAULT_THRESHOLD;
+      const categories = categoriesOption(o.categories);
+      const concurrency = o.judgeConcurrency === undefined ? 4 : Number(o.judgeConcurrency);
+      if (!Number.isInteger(concurrency) || concurrency < 1) throw new SpanproofError('bad-input', `--judge-concurrency must be a whole number ≥ 1, got "${o.judgeConcurrency}".`, { field: '--judge-concurrency', fix: 'e.g. --judge-concurrency 4' });
+      const path = resolve(dataset);
+      const isRun = existsSync(path) && statSync(path).isDirectory();
+      const src = isRun ? runItems(path, o.judgeModel, !!o.allowSameModel) : (() => { const r = readAzureJsonl(path); return { items: r.items.map((it) => ({ id: it.id, question: it.question, response: it.response, contexts: it.contexts })), sameModel: false, notes: [...(r.notes ?? []), ...r.rejected.map((x) => `row ${x.row} rejected: ${x.reason}`)] }; })();
+      if (!src.items.length) throw new SpanproofError('bad-input', 'nothing to grade: no response was read.', { file: path, fix: 'pass JSON Lines of {query, response, context} or {messages: [...]} with assistant turns.' });
+      process.stderr.write(`${sendingLine(o.endpoint, undefined, o.judgeModel).replace('questions, retrieved passages and answers', 'the queries, contexts and responses')}\n`);
+      const client = new ChatClient({ endpoint: o.endpoint, apiKey: process.env.SPANPROOF_API_KEY, concurrency, prices: readPrices(o.judgePrices), cache: o.judgeCache === false ? undefined : new ReplyCache(o.judgeCacheDir ?? join(resolveCacheDir(resolve(o.workspace ?? '.')), 'judge')) });
+      const ac = new AbortController();
+      const onSigint = () => ac.abort();
+      process.on('SIGINT', onSigint);
+      let report;
+      try {
+        report = await scoreSafety(src.items, { ctx: { client, judgeModel: o.judgeModel, signal: ac.signal, maxTokens: 512 }, categories, threshold });
+      } catch (e) {
+        if (e instanceof SpanproofError && e.code === 'cancelled') { process.stderr.write('spanproof: safety grading cancelled; nothing written.\n'); setExit(EXIT.cancelled); return; }
+        throw e;
+      } finally {
+        process.off('SIGINT', onSigint);
+      }
+      const ledger = client.ledger.snapshot({ status: 'succeeded', items: { done: src.items.length, total: src.items.length }, sameModel: src.sameModel });
+      const full = { ...report, input: path, ...(src.sameModel ? { sameModel: true } : {}), notes: src.notes, ledger };
+      if (isRun) process.stderr.write(`Safety report written to ${writeSafetyReport(path, full)}\n`);
+      if (o.out) writeFileSync(resolve(o.out), `${JSON.stringify(full, null, 2)}\n`);
+      process.stdout.write(o.json ? `${JSON.stringify(full, null, 2)}\n` : `${safetyMarkdown(full).join('\n')}\n`);
+      if (!o.json) process.stderr.write(`${SAFETY_NOTE}\n`);
+      setExit(everyRequestFailed(ledger) ? 3 : 0);
+    });
+}

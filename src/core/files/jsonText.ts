@@ -1,0 +1,66 @@
+/**
+ * Parsing a whole JSON (or JSONC) text with a syntax error that always names its line and column —
+ * `JSON.parse` gives no position for some errors (a trailing comma in an array: "Unexpected token ']'")
+ * (#16 item 20). The syntax check is jsonc-parser's scanner (the parser VS Code uses for its own
+ * settings files); the value comes from `JSON.parse` for strict JSON (so big integers, `__proto__`
+ * keys and duplicate keys behave as everywhere else) and from jsonc-parser for JSONC.
+ */
+import { parse, printParseErrorCode, type ParseError } from 'jsonc-parser';
+import { SpanproofError } from '../errors';
+
+/** 1-based line and column (UTF-16 code units) of `offset` in `text`; lines end at `\n`, `\r\n` or `\r`. */
+export function lineColumnAt(text: string, offset: number): { line: number; column: number } {
+  const before = text.slice(0, offset);
+  const line = before.split(/\r\n|\r|\n/).length;
+  const column = before.length - Math.max(before.lastIndexOf('\n'), before.lastIndexOf('\r'));
+  return { line, column };
+}
+
+const WORDS: Record<string, string> = {
+  InvalidSymbol: 'an unexpected character',
+  InvalidNumberFormat: 'a malformed number',
+  PropertyNameExpected: 'a property name in double quotes expected (a trailing comma?)',
+  ValueExpected: 'a value expected (a trailing comma?)',
+  ColonExpected: 'a colon expected',
+  CommaExpected: 'a comma expected',
+  CloseBraceExpected: 'a closing } expected',
+  CloseBracketExpected: 'a closing ] expected',
+  EndOfFileExpected: 'text after the end of the JSON value',
+  InvalidCommentToken: 'a comment (JSON has no comments)',
+  UnexpectedEndOfComment: 'an unterminated comment',
+  UnexpectedEndOfString: 'an unterminated string',
+  UnexpectedEndOfNumber: 'an unterminated number',
+  InvalidUnicode: 'an invalid \\u escape',
+  InvalidEscapeCharacter: 'an invalid escape character',
+  InvalidCharacter: 'an invalid character in a string',
+};
+
+/** The first syntax error of `text` with its position, or null when it parses. */
+export function jsonSyntaxError(text: string, opts: { jsonc?: boolean } = {}): { line: number; column: number; message: string } | null {
+  const errors: ParseError[] = [];
+  parse(text, errors, { allowTrailingComma: opts.jsonc === true, disallowComments: opts.jsonc !== true, allowEmptyContent: false });
+  const e = errors[0];
+  if (!e) return null;
+  const code = printParseErrorCode(e.error);
+  const comma = text.lastIndexOf(',', e.offset);
+  const trailing = !opts.jsonc && comma >= 0 && /^,\s*[\]}]$/.test(text.slice(comma, e.offset + 1));
+  if (trailing) return { ...lineColumnAt(text, comma), message: 'a trailing comma (JSON allows none before ] or })' };
+  return { ...lineColumnAt(text, e.offset), message: WORDS[code] ?? code };
+}
+
+/**
+ * Parses a JSON text (`jsonc`: comments and trailing commas allowed, as in VS Code's settings.json).
+ * A leading BOM is ignored.
+ * @throws SpanproofError('bad-input') naming `file`, `line L, column C` and `fix`.
+ */
+export function parseJsonText(text: string, file: string, fix: string, opts: { jsonc?: boolean } = {}): unknown {
+  const t = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  const bad = jsonSyntaxError(t, opts);
+  if (bad) throw new SpanproofError('bad-input', `not valid JSON${opts.jsonc ? 'C' : ''}: ${bad.message}.`, { file, field: `line ${bad.line}, column ${bad.column}`, fix });
+  if (opts.jsonc) return parse(t, [], { allowTrailingComma: true });
+  try {
+    return JSON.parse(t);
+  } catch (e) {
+    throw new SpanproofError('bad-input', `not valid JSON: ${(e as Error).message}`, { file, fix, cause: e });
+  }
+}

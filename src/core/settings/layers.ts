@@ -1,0 +1,112 @@
+/**
+ * The settings of one run from its layers, lowest first (#16 item 19): the schema's defaults ← the
+ * workspace's `.vscode/settings.json` (`spanproof.*` keys, JSONC as VS Code writes it) ← the
+ * `--config` file ← command-line flags (applied by the CLI). So the editor and the CLI give the same
+ * grid on one folder. Every layer is validated on its own with {@link parseRunSettings}, so a bad value
+ * is reported with the file it is in; {@link settingOrigins} says where each value came from.
+ *
+ * Settings VS Code only honours in a trusted workspace (schema `restricted`: model folders, endpoints,
+ * judge models) are NOT taken from `.vscode/settings.json` — a folder someone else wrote must not
+ * choose which model is loaded or where the API key is sent; give them with `--config` or a flag.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { SpanproofError } from '../errors';
+import { parseJsonText } from '../files/jsonText';
+import { deepMerge, getPath, normaliseKeys, parseRunSettings } from './parse';
+import { settingValues } from './walk';
+import { DEFAULT_SETTINGS, type RunSettings } from './types';
+
+/** Where the workspace settings live, relative to the workspace folder. */
+export const WORKSPACE_SETTINGS_FILE = join('.vscode', 'settings.json');
+
+/** One file of settings: its keys normalised (no `spanproof.` prefix, nested). */
+export interface SettingsLayer {
+  kind: 'workspace' | 'config';
+  file: string;
+  values: Record<string, unknown>;
+}
+
+/** A `.vscode/settings.json` read for the CLI, and the keys it did not take from it. */
+export interface WorkspaceSettings {
+  layer: SettingsLayer | null;
+  /** `spanproof.*` keys left out: restricted ones (need --config) and unknown ones. */
+  ignored: Array<{ key: string; reason: string }>;
+}
+
+/**
+ * Reads `<workspace>/.vscode/settings.json` when it exists: its `spanproof.*` keys (other extensions'
+ * keys are ignored), minus the restricted ones (listed in `ignored`).
+ * @throws SpanproofError('bad-input') for a syntax error (line/column) or a bad value (the key), naming the file.
+ */
+export function readWorkspaceSettings(workspace: string): WorkspaceSettings {
+  const file = join(workspace, WORKSPACE_SETTINGS_FILE);
+  if (!existsSync(file)) return { layer: null, ignored: [] };
+  const fix = 'fix .vscode/settings.json (VS Code shows the problem too), or pass --config to override the key.';
+  const raw = parseJsonText(readFileSync(file, 'utf8'), file, fix, { jsonc: true });
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) throw new SpanproofError('bad-input', 'a settings.json holds one JSON object.', { file, fix });
+  const known = new Map(settingValues().map((v) => [v.path, v]));
+  const ignored: WorkspaceSettings['ignored'] = [];
+  const kept: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(raw)) {
+    if (!key.startsWith('spanproof.')) continue;
+    const path = key.slice('spanproof.'.length);
+    if (known.has(path) || [...known.keys()].some((p) => p.startsWith(`${path}.`))) kept[path] = value;
+    else ignored.push({ key, reason: 'not a run setting of this version' });
+  }
+  const values = normaliseKeys(kept) as Record<string, unknown>;
+  for (const v of known.values()) {
+    if (!v.meta.restricted || getPath(values, v.path) === undefined) continue;
+    deletePath(values, v.path); // also when written as an object ("spanproof.judge": {"endpoint": …})
+    ignored.push({ key: `spanproof.${v.path}`, reason: 'model folders, endpoints and judge models are taken only from --config or flags, never from a workspace file' });
+  }
+  parseRunSettings(values, file); // validates this layer alone, naming this file
+  return { layer: { kind: 'workspace', file, values }, ignored };
+}
+
+function deletePath(o: Record<string, unknown>, path: string): void {
+  const segs = path.split('.');
+  const parent = getPath(o, segs.slice(0, -1).join('.') || '') as Record<string, unknown> | undefined;
+  const holder = segs.length === 1 ? o : parent;
+  if (holder && typeof holder === 'object') delete holder[segs[segs.length - 1]];
+}
+
+/** Reads a `--config` file (strict JSON) as a layer. @throws like readSettingsFile. */
+export function readConfigLayer(file: string): SettingsLayer {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (e) {
+    throw new SpanproofError('not-found', 'cannot read the config file.', { file, fix: 'check the --config path.', cause: e });
+  }
+  const raw = parseJsonText(text, file, 'fix the JSON syntax at that line and column.');
+  parseRunSettings(raw, file);
+  return { kind: 'config', file, values: normaliseKeys(raw) as Record<string, unknown> };
+}
+
+/** The layers merged over the defaults (later layers win, key by key). */
+export function mergeSettingsLayers(layers: readonly SettingsLayer[]): RunSettings {
+  if (layers.length === 0) return DEFAULT_SETTINGS;
+  const merged = layers.reduce<unknown>((acc, l) => deepMerge(acc, l.values), {});
+  return parseRunSettings(merged, layers[layers.length - 1].file);
+}
+
+/** Where one value of the run settings came from. */
+export interface SettingOrigin {
+  key: string;
+  value: unknown;
+  /** A file path, a flag (`--k`) or `default`. */
+  from: string;
+}
+
+/**
+ * For every value of the schema (dotted path): its value in `settings` and where it came from —
+ * the flag when `flags` names its top-level key, else the last layer that sets it, else `default`.
+ */
+export function settingOrigins(settings: RunSettings, layers: readonly SettingsLayer[], flags: Partial<Record<keyof RunSettings, string>> = {}): SettingOrigin[] {
+  return settingValues().map((v) => {
+    const flag = flags[v.top as keyof RunSettings];
+    const layer = [...layers].reverse().find((l) => getPath(l.values, v.path) !== undefined);
+    return { key: v.path, value: getPath(settings, v.path), from: flag ?? layer?.file ?? 'default' };
+  });
+}

@@ -1,0 +1,99 @@
+/**
+ * #16 item 19: the CLI reads the workspace's `.vscode/settings.json` `spanproof.*` keys (JSONC) so the
+ * editor and the CLI give the same grid on one folder; `--config` and flags win; restricted keys
+ * (model folders, endpoints) are never taken from a workspace file; `--explain-settings` says where each
+ * value came from. Also #16 item 20: a trailing comma in a --config or ground-truth file gets its line
+ * and column.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse } from 'jsonc-parser';
+import { resolveCliSettings } from '../../../src/cli/commands/run';
+import { coerceRunSettings, withoutRestricted } from '../../../src/core/settings';
+import { planConfigs } from '../../../src/core/grid/plan';
+import { parseGroundTruth } from '../../../src/core/groundtruth/schema';
+import { isSpanproofError } from '../../../src/core/errors';
+import { runCli } from '../../helpers/cli';
+import { tempDir } from '../../helpers/tmp';
+
+const SETTINGS = `{
+  // the editor's own settings are not ours
+  "editor.fontSize": 14,
+  "spanproof.chunkers": ["fixed", "heading"],
+  "spanproof.retrievers": ["bm25"],
+  "spanproof.k": 3,
+  "spanproof.chunkerParams.fixed.size": 300,
+  /* a crafted folder must not choose where the API key goes */
+  "spanproof.judge.endpoint": "http://127.0.0.1:9/steal",
+  "spanproof.embeddingModel": "../../elsewhere/model",
+}
+`;
+
+function workspace(t: { after(fn: () => void): void }, settings = SETTINGS): string {
+  const ws = tempDir('spanproof-vscode-settings-', t);
+  mkdirSync(join(ws, '.vscode'));
+  writeFileSync(join(ws, '.vscode', 'settings.json'), settings);
+  return ws;
+}
+
+test('the CLI takes spanproof.* from .vscode/settings.json (JSONC) and plans the grid the editor plans', (t) => {
+  const ws = workspace(t);
+  const cli = resolveCliSettings({ workspace: ws }, true);
+  assert.deepEqual(cli.settings.chunkers, ['fixed', 'heading']);
+  assert.deepEqual(cli.settings.retrievers, ['bm25']);
+  assert.equal(cli.settings.k, 3);
+  assert.equal(cli.settings.chunkerParams.fixed.size, 300);
+  // the editor: VS Code's parsed settings, read leniently; untrusted → restricted keys at their defaults
+  const editor = withoutRestricted(coerceRunSettings(parse(SETTINGS, [], { allowTrailingComma: true })).settings);
+  assert.deepEqual(cli.settings, editor);
+  assert.deepEqual(planConfigs(cli.settings).map((c) => c.id), planConfigs(editor).map((c) => c.id));
+  // restricted keys are never taken from the workspace file, and say so
+  assert.equal(cli.settings.judge.endpoint, '');
+  assert.equal(cli.settings.embeddingModel, '');
+  assert.deepEqual(cli.ignored.map((i) => i.key).sort(), ['spanproof.embeddingModel', 'spanproof.judge.endpoint']);
+});
+
+test('--config and flags win over .vscode/settings.json, key by key', (t) => {
+  const ws = workspace(t);
+  const config = join(ws, 'config.json');
+  writeFileSync(config, JSON.stringify({ k: 4, chunkerParams: { fixed: { overlap: 20 } } }));
+  const r = resolveCliSettings({ workspace: ws, config, tau: '0.8' }, true);
+  assert.equal(r.settings.k, 4);
+  assert.equal(r.settings.chunkerParams.fixed.size, 300, 'settings.json value kept where --config is silent');
+  assert.equal(r.settings.chunkerParams.fixed.overlap, 20);
+  assert.equal(r.settings.tau, 0.8);
+  const from = Object.fromEntries(r.origins.map((o) => [o.key, o.from]));
+  assert.equal(from.k, config);
+  assert.equal(from['chunkerParams.fixed.size'], join(ws, '.vscode', 'settings.json'));
+  assert.equal(from.tau, '--tau');
+  assert.equal(from.poolSize, 'default');
+  assert.equal(resolveCliSettings({ workspace: ws, config, k: '2' }, true).settings.k, 2);
+});
+
+test('a bad value or a syntax error in .vscode/settings.json is bad input naming the file and the key or line', (t) => {
+  const bad = workspace(t, '{ "spanproof.k": "five" }');
+  assert.throws(() => resolveCliSettings({ workspace: bad }, true), (e: unknown) => isSpanproofError(e) && e.code === 'bad-input' && e.file === join(bad, '.vscode', 'settings.json') && e.field === 'k');
+  const broken = workspace(t, '{\n  "spanproof.k": 3\n  "spanproof.tau": 0.5\n}');
+  assert.throws(() => resolveCliSettings({ workspace: broken }, true), (e: unknown) => isSpanproofError(e) && e.field === 'line 3, column 3' && /comma expected/.test(e.message));
+});
+
+test('spanproof run --explain-settings says where each setting came from, and runs nothing', async (t) => {
+  const ws = workspace(t);
+  const r = await runCli(['run', '--workspace', ws, '--explain-settings', '--k', '2']);
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stdout, /^chunkers +\["fixed","heading"\] +← .*\.vscode\/settings\.json$/m);
+  assert.match(r.stdout, /^k +2 +← --k$/m);
+  assert.match(r.stdout, /^poolSize +\d+ +← default$/m);
+  assert.match(r.stdout, /^judge\.endpoint +\(not used from \.vscode\/settings\.json: .*--config or flags/m);
+});
+
+test('a trailing comma gets a line and column: --config file and ground-truth file (#16 item 20)', (t) => {
+  const ws = tempDir('spanproof-trailing-comma-', t);
+  const config = join(ws, 'config.json');
+  writeFileSync(config, '{\n  "chunkers": ["fixed",],\n  "k": 3\n}\n');
+  assert.throws(() => resolveCliSettings({ workspace: ws, config }, true), (e: unknown) => isSpanproofError(e) && e.code === 'bad-input' && e.field === 'line 2, column 23' && /trailing comma/.test(e.message));
+  const gt = '{"spanproof": 1, "questions": [\n  {"id": "a", "question": "q", "evidence": []},\n]}';
+  assert.throws(() => parseGroundTruth(gt, 'gt.json'), (e: unknown) => isSpanproofError(e) && e.field === 'line 2, column 47' && /trailing comma/.test(e.message));
+});
