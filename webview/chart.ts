@@ -8,7 +8,7 @@
 import { BarController, BarElement, CategoryScale, Chart, Legend, LinearScale, LineController, LineElement, PointElement, ScatterController, Tooltip, type ChartConfiguration } from 'chart.js';
 import { BarWithErrorBar, BarWithErrorBarsController } from 'chartjs-chart-error-bars';
 import { MatrixController, MatrixElement } from 'chartjs-chart-matrix';
-import { CAUSES } from '../src/core/types';
+import { CAUSES, type Cause } from '../src/core/types';
 
 Chart.register(BarController, BarElement, CategoryScale, LinearScale, LineController, LineElement, PointElement, ScatterController, Tooltip, Legend);
 Chart.register(BarWithErrorBarsController, BarWithErrorBar, MatrixController, MatrixElement);
@@ -96,7 +96,8 @@ export function themeColor(name: string, fallback: string): string {
   return v || fallback;
 }
 
-const CAUSE_FALLBACK = ['#ee6677', '#ddaa33', '#33bbee', '#cc79a7', '#8c8cff'];
+/** Per cause (not by position: a cause added to CAUSES must not shift the others' colours). */
+const CAUSE_FALLBACK: Record<Cause, string> = { 'chunker-destroyed': '#ee6677', 'chunker-degraded': '#ddaa33', 'passage-split': '#44bb99', 'retriever-missed': '#33bbee', 'reranker-demoted': '#cc79a7', 'ranked-too-low': '#8c8cff' };
 const SERIES = ['--vscode-charts-blue', '--vscode-charts-orange', '--vscode-charts-green', '--vscode-charts-purple', '--vscode-charts-red', '--vscode-charts-yellow'];
 const SERIES_FALLBACK = ['#3794ff', '#d18616', '#89d185', '#b180d7', '#f14c4c', '#cca700'];
 
@@ -108,7 +109,7 @@ export function palette(_theme?: number): Palette {
     hit: themeColor('--vscode-charts-green', '#89d185'),
     failed: themeColor('--vscode-disabledForeground', '#888888'),
     // Per-theme, colour-blind-friendlier cause colours: --sp-cause-* in media/results.css (the fallback is the dark set).
-    cause: Object.fromEntries(CAUSES.map((c, i) => [c, themeColor(`--sp-cause-${c}`, CAUSE_FALLBACK[i])])),
+    cause: Object.fromEntries(CAUSES.map((c) => [c, themeColor(`--sp-cause-${c}`, CAUSE_FALLBACK[c])])),
     series: SERIES.map((v, i) => themeColor(v, SERIES_FALLBACK[i])),
   };
 }
