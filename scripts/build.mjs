@@ -1,8 +1,9 @@
-// Bundles each entry point with esbuild. `vscode` (provided by the editor) and `onnxruntime-node`
-// (native .node binaries esbuild cannot bundle; shipped in the VSIX as is) stay external.
+// Bundles each entry point with esbuild (Node options in ./esbuild-node.mjs: `vscode` and
+// `onnxruntime-node` stay external; onnxruntime-node is shipped in the VSIX as is).
 import * as esbuild from 'esbuild';
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { nodeBundleOptions } from './esbuild-node.mjs';
 
 // JSON Schemas of the ground-truth and --config files, from the zod schemas (media/schemas/, contributed
 // through contributes.jsonValidation).
@@ -11,7 +12,6 @@ if (schemas.status !== 0) process.exit(schemas.status ?? 1);
 
 const watch = process.argv.includes('--watch');
 const production = process.argv.includes('--production');
-const external = ['vscode', 'onnxruntime-node'];
 
 const nodeEntries = [
   { in: 'src/extension/main.ts', out: 'extension' },
@@ -22,19 +22,9 @@ const nodeEntries = [
 
 const builds = [
   {
+    ...nodeBundleOptions,
     entryPoints: nodeEntries,
-    bundle: true,
-    platform: 'node',
-    target: 'node20',
-    format: 'cjs',
     outdir: 'dist',
-    external,
-    // jsonc-parser's `main` is a UMD wrapper whose inner require() calls esbuild cannot follow: bundle its ESM build.
-    alias: { 'jsonc-parser': './node_modules/jsonc-parser/lib/esm/main.js' },
-    // ESM-only dependencies (tinyglobby → fdir) call createRequire(import.meta.url), which is empty in a
-    // CJS bundle: give them the bundle's own file URL.
-    define: { 'import.meta.url': 'importMetaUrl' },
-    inject: ['scripts/import-meta-url.ts'],
     sourcemap: !production,
     minify: production,
     logLevel: 'warning',

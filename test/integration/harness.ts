@@ -61,7 +61,12 @@ export const ws = (): string => vscode.workspace.workspaceFolders![0].uri.fsPath
 
 export async function run(): Promise<void> {
   const out: Outcome[] = [];
+  const file = process.env.SPANPROOF_IT_OUT;
+  // `<file>.progress`: the results so far and the test running now, so a suite that hangs past the
+  // scenario's wait is named (the final results are written to `file` only at the end).
+  const progress = (running?: string) => file && writeFileSync(`${file}.progress`, JSON.stringify({ done: out, running }));
   for (const t of tests) {
+    progress(t.name);
     const t0 = Date.now();
     try {
       await Promise.race([t.fn(), sleep(120000).then(() => Promise.reject(new Error('test timed out after 120 s')))]);
@@ -70,6 +75,6 @@ export async function run(): Promise<void> {
       out.push({ name: t.name, ok: false, ms: Date.now() - t0, error: e instanceof Error ? (e.stack ?? e.message) : String(e) });
     }
   }
-  const file = process.env.SPANPROOF_IT_OUT;
+  progress();
   if (file) writeFileSync(file, JSON.stringify(out, null, 2));
 }
