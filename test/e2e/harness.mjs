@@ -248,12 +248,14 @@ export async function openFile(page, relPath) {
  * Under load the quick input can take the Enter before it has read the typed line, and stay open:
  * Enter is pressed again until it closes.
  */
-export async function gotoLine(page, n, timeout = 20000) {
+export async function gotoLine(page, n, timeout = 30000) {
   const widget = page.locator('.quick-input-widget');
   const input = widget.locator('input');
   const [line, col = '1'] = String(n).split(':');
   const t0 = Date.now();
-  for (;;) {
+  for (let attempt = 0; ; attempt++) {
+    // After a failed attempt the focus may be outside the editor (a notification, a view): click into it.
+    if (attempt > 0 && !(await widget.isVisible().catch(() => false))) await page.locator('.monaco-editor .view-lines').first().click().catch(() => undefined);
     if (!(await widget.isVisible().catch(() => false))) await page.keyboard.press('Control+g');
     await input.waitFor({ state: 'visible' });
     await input.fill(`:${line}:${col}`);
@@ -265,6 +267,17 @@ export async function gotoLine(page, n, timeout = 20000) {
     if (Date.now() - t0 > timeout) throw new Error(`Go to Line ${line}:${col} did not move the cursor`);
   }
   await sleep(200);
+}
+
+/** Clicks the button whose text matches `label` on the modal dialog VS Code shows (waits up to `timeout` ms for it); returns the dialog's text. */
+export async function answerDialog(page, label, timeout = 30000) {
+  const box = page.locator('.monaco-dialog-box');
+  const button = box.locator('.monaco-button', { hasText: label }).first();
+  await button.waitFor({ timeout });
+  const text = (await box.first().textContent()) ?? '';
+  await button.click();
+  await box.first().waitFor({ state: 'hidden', timeout: 10000 });
+  return text;
 }
 
 export async function notificationText(page) {

@@ -37,6 +37,9 @@ export default {
       await H.inputBox(page, 'how many questions');
       await input.fill('3');
       await page.keyboard.press('Enter');
+      // The endpoint comes from the workspace's settings: Spanproof asks once before sending anything there.
+      const asked = await H.answerDialog(page, /^Allow http:\/\/127\.0\.0\.1/);
+      if (!asked.includes('spanproof.judge.endpoint')) throw new Error(`the confirmation does not name the setting: ${asked}`);
       await H.waitForNotification(page, /drafted \d+ of 3 question/, 60000);
       const drafts = await H.waitFor(() => { const d = gtOf(ws).questions.filter((q) => q.status === 'draft'); return d.length >= 2 && d; }, 'drafts in the file');
       if (srv.requests.length < 3) throw new Error(`expected ≥ 3 requests to the fake server, saw ${srv.requests.length}`);

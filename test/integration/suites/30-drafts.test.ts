@@ -23,7 +23,17 @@ test('Draft Questions… drafts through the endpoint, the CodeLens accepts one a
     assert.equal(srv.requests.length, 0);
     await cfg.update('judge.endpoint', srv.url, T);
     await cfg.update('draft.model', 'drafter', T);
-    const r = (await vscode.commands.executeCommand('spanproof.draftQuestions', { scope: 'workspace', count: 3 })) as DraftSessionResult;
+    // A workspace-level endpoint is confirmed the first time (#16 item 2): the modal is answered "Allow …".
+    const asked: string[] = [];
+    const ask = sp.endpoints.deps.ask;
+    sp.endpoints.deps.ask = async (message, _detail, ...buttons) => (asked.push(message), buttons.find((b) => b.startsWith('Allow ')));
+    let r: DraftSessionResult;
+    try {
+      r = (await vscode.commands.executeCommand('spanproof.draftQuestions', { scope: 'workspace', count: 3 })) as DraftSessionResult;
+    } finally {
+      sp.endpoints.deps.ask = ask;
+    }
+    assert.deepEqual(asked, [`Spanproof: send data to ${new URL(srv.url).origin}?`], 'asked once, naming the origin');
     assert.ok(r && r.written, 'drafts written');
     assert.ok(r.drafts.length >= 2, `at least two drafts (${r.drafts.length})`);
     const drafts = await until(() => (store.gt!.questions.filter((q) => q.status === 'draft').length === r.drafts.length ? store.gt!.questions.filter((q) => q.status === 'draft') : undefined), 'the store to load the drafts');
