@@ -1,9 +1,8 @@
 // Scenario 0: the in-host integration suites (extensionTestsPath route). Every test/integration/suites/*.test.ts
 // file is bundled, in file-name order, into one module whose `run()` is test/integration/harness.ts; each
 // test is reported on its own line.
-import { readdirSync, writeFileSync } from 'node:fs';
-import * as esbuild from 'esbuild';
-import { nodeBundleOptions } from '../../../scripts/esbuild-node.mjs';
+import { writeFileSync } from 'node:fs';
+import { bundleInHostSuites } from '../../integration/bundle.mjs';
 import * as H from '../harness.mjs';
 const { existsSync, join, readFileSync, repo } = H;
 
@@ -13,13 +12,8 @@ export default {
   async run({ page, server, report }) {
     const itDir = H.tempDir('spanproof-it-');
     const itOut = server.env.SPANPROOF_IT_OUT;
-    const suites = join(repo, 'test', 'integration', 'suites');
-    const files = readdirSync(suites).filter((f) => f.endsWith('.test.ts')).sort();
     const bundle = join(itDir, 'index.js');
-    await esbuild.build({
-      stdin: { contents: `${files.map((f) => `import './suites/${f}';`).join('\n')}\nexport { run } from './harness';\n`, resolveDir: join(repo, 'test', 'integration'), loader: 'ts', sourcefile: 'in-host-entry.ts' },
-      ...nodeBundleOptions, outfile: bundle, logLevel: 'warning',
-    });
+    await bundleInHostSuites(bundle);
     // Opened through a workspace file, so the folder-lifetime suite can add and remove folders without
     // turning a single-folder window into a multi-root one (which VS Code does by reloading the window).
     const ws = H.copyWorkspace('integration');
