@@ -1,7 +1,8 @@
 /**
- * Injection exposure tab (issue #17): exposure@k per chunker (chart, 95% CI, by XPIA kind) and per
- * config, from the run's injection.json (RunData.injection, written by `run --injection-study` or
- * Run Evaluation with `spanproof.injection.study` on), and the planted canaries. Lower is better.
+ * Injection tab (issue #17): exposure@k per chunker (chart, 95% CI, by XPIA kind) and per config, from
+ * the run's injection.json (RunData.injection, written by `run --injection-study` or Run Evaluation
+ * with `spanproof.injection.study` on), the planted canaries, and — when the run has attacks.json —
+ * the XPIA and UPIA attack success (./attacks.ts). Lower is better.
  */
 import { html, type TemplateResult } from 'lit';
 import type { InjectionStudy } from '../../src/core/safety/types';
@@ -9,6 +10,7 @@ import type { MeanCI } from '../../src/core/stats';
 import { axis, baseOptions, palette, title } from '../chart';
 import { fmtCI } from '../format';
 import { memoLast } from '../memo';
+import { attacksView } from './attacks';
 import type { TabModule } from './registry';
 
 const key = (s: InjectionStudy) => s.metric as `exposure@${number}`;
@@ -56,13 +58,14 @@ function studyView(s: InjectionStudy, theme: number): TemplateResult {
 
 export const injectionTab: TabModule = {
   id: 'injection',
-  label: 'Injection exposure',
+  label: 'Injection & attacks',
   render({ s, m }) {
     const study = m?.data.injection;
     return html`<div data-testid="injection">
       ${study
         ? studyView(study, s.theme)
         : html`<p>This run has no injection exposure study. Run <code>spanproof run --injection-study</code>, or turn on the setting <code>spanproof.injection.study</code> and run the evaluation again.</p>`}
+      ${attacksView(m?.data.attacks)}
     </div>`;
   },
 };

@@ -28,7 +28,7 @@ import { endpointModels } from '../../core/grid/models';
 import { redactUrl } from '../../core/net';
 import { terminalSafe } from '../../core/text/terminal';
 import { buildReportModel, injectionSummaryMarkdown, rankingTable } from '../../core/report';
-import { runAttackStage, type AttackReport } from '../../core/safety';
+import { addAttackOption, parseAttacks, runAttackSteps } from './attacks';
 import { DEFAULT_SETTINGS, type RunSettings } from '../../core/settings';
 import type { GridRunResult } from '../../shared/protocol';
 import type { SetExit } from './index';
@@ -56,6 +56,7 @@ interface RunOptions extends JudgeCliOptions, ExternalFlagOptions {
   biasStudy?: boolean;
   injectionStudy?: boolean;
   canariesPerKind?: string;
+  attack?: string;
   json?: boolean;
   failUnder: string[];
   gateConfig?: string;
@@ -225,16 +226,6 @@ export function explainSettings(r: ReturnType<typeof resolveCliSettings>, json: 
   return `${lines.join('\n')}\n`;
 }
 
-/** The XPIA attack success table (CLI). */
-function attackLines(r: AttackReport): string[] {
-  const f = (x: number) => (Number.isFinite(x) ? x.toFixed(3) : '—');
-  return [
-    `XPIA attack success (generator ${r.generatorModel}, judge ${r.judgeModel}${r.sameModel ? ' — WARNING: the same model' : ''}): share of questions whose answer followed a planted instruction, 95% CI.`,
-    ...r.configs.map((c) => `  ${c.id.padEnd(34)} ${f(c.attackSuccess.mean)} [${f(c.attackSuccess.lo)}, ${f(c.attackSuccess.hi)}]  measured ${c.attackSuccess.measured}, unmeasured ${c.attackSuccess.unmeasured}`),
-    `  ${r.note}`,
-  ];
-}
-
 /** `--canaries-per-kind` as a whole number ≥ 1 (only with --injection-study). */
 function parseCanariesPerKind(o: RunOptions): number | undefined {
   if (o.canariesPerKind === undefined) return undefined;
@@ -297,6 +288,7 @@ Exit codes:
       const workspace = path.resolve(o.workspace);
       checkWorkspace(workspace);
       const perKind = parseCanariesPerKind(o);
+      const attacks = parseAttacks(o); // --attack (issue #17): fail before the grid runs
       // Output folders before the worker starts: a file or an unwritable folder is bad input (exit 2), and an earlier run is never reused.
       if (o.out) assertNewOutDir(path.resolve(o.out));
       if (o.runsDir) resolveRunsRoot(workspace, path.resolve(o.runsDir));
@@ -336,16 +328,13 @@ Exit codes:
       let answersLines: string[] = [];
       let generationCancelled = false;
       if (o.generate && result.runDir) {
-        const gen = await runGenerateStep(result.runDir, { endpoint: judgeSettings(settings.judge, o).endpoint, workspace, groundTruthFile }, { ...o, judgeCacheDir: o.judgeCacheDir ?? (o.cacheDir ? path.join(path.resolve(o.cacheDir), 'judge') : undefined) }, !!o.json);
+        const runDir = result.runDir;
+        const gen = await runGenerateStep(runDir, { endpoint: judgeSettings(settings.judge, o).endpoint, workspace, groundTruthFile }, { ...o, judgeCacheDir: o.judgeCacheDir ?? (o.cacheDir ? path.join(path.resolve(o.cacheDir), 'judge') : undefined) }, !!o.json);
         result = { ...result, results: { ...result.results, answers: gen.summary } as typeof result.results };
         answersLines = ['', ...generationText(gen)];
         generationCancelled = gen.status === 'cancelled';
-        // XPIA attack success (issue #17 item 2): only with --injection-study, on the exposed items.
-        if (result.injection && result.runDir && !generationCancelled) {
-          const judge = judgeSettings(settings.judge, o);
-          const att = await runAttackStage(result.runDir, { judge, apiKey: process.env.SPANPROOF_API_KEY, workspace, groundTruthFile, configs: o.generateConfigs ? o.generateConfigs.split(',').map((x) => x.trim()).filter(Boolean) : undefined, cacheDir: o.judgeCacheDir ?? (o.cacheDir ? path.join(path.resolve(o.cacheDir), 'judge') : undefined), noCache: o.judgeCache === false });
-          answersLines.push('', ...attackLines(att.report), `Attack results written to ${att.file}.`);
-        }
+        // Attack steps (issue #17 item 2): XPIA on the exposed items of the injection study, UPIA on every scored question.
+        if (attacks.length && !generationCancelled) answersLines.push(...(await runAttackSteps(runDir, result.injection ? attacks : attacks.filter((k) => k !== 'xpia'), { judge: judgeSettings(settings.judge, o), workspace, groundTruthFile, o })));
       }
       const acc = result.results.acceptance;
       if (o.json) {
@@ -389,5 +378,6 @@ Exit codes:
   const runCmd = program.commands.find((c) => c.name() === 'run')!;
   runCmd.option('--generate', 'after the grid, generate answers for chosen configs and judge them (needs --endpoint, --generator-model, --judge-model)');
   addJudgeOptions(runCmd, true);
+  addAttackOption(runCmd);
   addExternalRetrieverOptions(runCmd);
 }

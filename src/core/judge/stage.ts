@@ -142,6 +142,16 @@ function buildItems(data: ReturnType<typeof readRun>, configs: readonly string[]
   return items;
 }
 
+/**
+ * The (question, config) items of `configs` with their first k passages' text, as the generation
+ * stage builds them: documents read from the run's workspace (`workspace`, else the folder holding
+ * `.spanproof/runs/<id>`), confined to it. Used by the UPIA attack step (src/core/safety/upiaStage.ts).
+ * @throws SpanproofError('bad-input') for an unknown workspace, a source outside it or an unreadable document.
+ */
+export function generationItems(runDir: string, data: ReturnType<typeof readRun>, configs: readonly string[], workspace?: string): GenerationItem[] {
+  return buildItems(data, configs, {}, confinedReader(stageWorkspace(runDir, data.run.workspace, workspace)));
+}
+
 /** The most frequent reason among failed requests' records (for "every request failed"). */
 function commonFailure(records: readonly AnswerRecord[]): string {
   const counts = new Map<string, number>();

@@ -15,6 +15,7 @@ import type { AnswersData } from '../judge/types';
 import { BASELINE_RERANKER_LABEL } from '../models/embedderSpec';
 import { answersHtml } from './answers';
 import { injectionHtml } from './injection';
+import { attacksHtml } from './attacks';
 
 const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 const pct = (x: number) => `${(Math.max(0, Math.min(1, Number.isFinite(x) ? x : 0)) * 100).toFixed(2)}%`;
@@ -192,6 +193,8 @@ export function renderHtml(data: RunData, answers: AnswersData | null = null): s
   for (const section of [headHtml, verdictHtml, rankingHtml, causesHtml, matrixHtml, tauHtml, missesHtml, excludedHtml]) o.push(...section(m, data));
   const inj = injectionHtml(data.injection);
   if (inj) o.push(inj);
+  const att = attacksHtml(data.attacks);
+  if (att) o.push(att);
   const ans = answersHtml(answers);
   if (ans) o.push(ans);
 

@@ -14,6 +14,7 @@ import type { AnswersData } from '../judge/types';
 import { BASELINE_RERANKER_LABEL } from '../models/embedderSpec';
 import { answersMarkdown } from './answers';
 import { injectionMarkdown } from './injection';
+import { attacksMarkdown } from './attacks';
 
 const esc = (s: string) => s.replace(/\|/g, '\\|').replace(/\r?\n|\r/g, ' ');
 const quote = (s: string) => s.split(/\r\n|\r|\n/).map((l) => `> ${l}`).join('\n');
@@ -86,6 +87,6 @@ export function renderMarkdownModel(m: ReportModel): string {
 /** The Markdown report; with `answers` (readAnswers(runDir)) the answers section is appended. */
 export function renderMarkdown(data: RunData, answers: AnswersData | null = null): string {
   const md = renderMarkdownModel(buildReportModel(data));
-  const extra = [...injectionMarkdown(data.injection), ...answersMarkdown(answers)];
+  const extra = [...injectionMarkdown(data.injection), ...attacksMarkdown(data.attacks), ...answersMarkdown(answers)];
   return extra.length ? `${md}${md.endsWith('\n') ? '' : '\n'}${extra.join('\n')}` : md;
 }

@@ -12,5 +12,5 @@ export * from './types';
 export { stableStringify, roundForJson } from './json';
 export { userCacheDir, isWritableDir, resolveRunsRoot, resolveCacheDir, createRunDir, assertNewOutDir, utcStamp, workspaceOfRunDir } from './dir';
 export type { RunLocation } from './dir';
-export { readRun, listRuns, readQuestionsJsonl } from './read';
+export { readRun, readAttacks, listRuns, readQuestionsJsonl } from './read';
 export { RunWriter, writeBiasStudy, writeInjectionStudy, writeSafetyReport, writeAttackReport, type RunOutputs } from './write';

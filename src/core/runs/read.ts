@@ -9,7 +9,7 @@ import { SpanproofError } from '../errors';
 import { readJsonFile, readJsonLines } from '../files/json';
 import type { EvidenceFile, QuestionRecord, ResultsFile, RunData, RunFile, RunSummary, TimingsFile } from './types';
 import { rankingView } from '../ranking/view';
-import type { InjectionStudy } from '../safety/types';
+import type { AttacksFile, InjectionStudy, XpiaAttackFile } from '../safety/types';
 
 const RUN_FIX = 'the run file is damaged; re-run the evaluation.';
 const readJson = <T>(file: string): T | null => readJsonFile<T>(file, RUN_FIX);
@@ -39,7 +39,21 @@ export function readRun(dir: string): RunData {
     questions: readQuestionsJsonl(join(d, 'questions.jsonl')),
     evidence: readJson<EvidenceFile>(join(d, 'evidence.json')),
     injection: readJson<InjectionStudy>(join(d, 'injection.json')),
+    attacks: readAttacks(d),
   };
+}
+
+/**
+ * `<dir>/attacks.json`, null when absent. An attacks.json written before UPIA existed is one bare XPIA
+ * report (no `spanproof` field); it is read as `{spanproof: 1, xpia: {…, attack: 'xpia'}}`.
+ * @throws SpanproofError('bad-input') for a damaged file.
+ */
+export function readAttacks(dir: string): AttacksFile | null {
+  const raw = readJson<Record<string, unknown>>(join(dir, 'attacks.json'));
+  if (!raw) return null;
+  if (raw.spanproof === 1) return raw as unknown as AttacksFile;
+  if (Array.isArray(raw.configs)) return { spanproof: 1, xpia: { ...(raw as unknown as XpiaAttackFile), attack: 'xpia' } };
+  throw new SpanproofError('bad-input', 'attacks.json is neither an attacks file (spanproof: 1) nor an XPIA report.', { file: join(dir, 'attacks.json'), fix: RUN_FIX });
 }
 
 /** Lists the runs under `runsRoot`, newest first (by id, which starts with the UTC timestamp). */

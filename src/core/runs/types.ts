@@ -3,7 +3,7 @@
  * read by the CLI, the extension's panel and the webview: keys are added freely, never renamed.
  * Offsets are UTF-16 code units; times are ISO-8601 UTC strings; durations are milliseconds.
  */
-import type { InjectionStudy } from '../safety/types';
+import type { AttacksFile, InjectionStudy } from '../safety/types';
 import type { Cause, RankedSpan } from '../types';
 import type { Cut } from '../attribution';
 import type { AcceptanceReport } from '../groundtruth';
@@ -203,6 +203,8 @@ export interface RunData {
   evidence: EvidenceFile | null;
   /** injection.json: the injection exposure study (`run --injection-study`), when the run has one. */
   injection?: InjectionStudy | null;
+  /** attacks.json: attack success of the XPIA and/or UPIA attack steps (with an endpoint), when run. */
+  attacks?: AttacksFile | null;
 }
 
 /** evidence.json in the run directory: resolved questions with evidence text and the chunk texts needed by misses. */

@@ -14,10 +14,10 @@ import type { Chunk } from '../types';
 import { isSpanproofError } from '../errors';
 import { writeFileAtomic } from '../files';
 import type { BiasStudy } from '../bias/types';
-import type { InjectionStudy } from '../safety/types';
+import type { AttacksFile, InjectionStudy, UpiaAttackFile, XpiaAttackFile } from '../safety/types';
 import type { SafetyReport } from '../safety/harm';
-import type { AttackReport } from '../safety/attack';
 import { createRunDir } from './dir';
+import { readAttacks } from './read';
 import { stableStringify } from './json';
 import type { RankingFile } from '../ranking/types';
 import type { EvidenceFile, QuestionRecord, ResultsFile, RunFile, TimingsFile } from './types';
@@ -147,9 +147,16 @@ export function writeSafetyReport(runDir: string, report: SafetyReport): string 
   return file;
 }
 
-/** The XPIA attack step of a run (`run --injection-study --generate`): `<runDir>/attacks.json`. */
-export function writeAttackReport(runDir: string, report: AttackReport): string {
+/**
+ * One attack step of a run into `<runDir>/attacks.json` (src/core/safety/types `AttacksFile`): the
+ * entry of `report.attack` (`xpia` from `run --injection-study --generate`, `upia` from
+ * `--attack upia`) is replaced, the other kind's entry is kept.
+ * @throws SpanproofError('bad-input') when the existing attacks.json is damaged.
+ */
+export function writeAttackReport(runDir: string, report: XpiaAttackFile | UpiaAttackFile): string {
   const file = join(runDir, 'attacks.json');
-  writeFileAtomic(file, `${JSON.stringify(report, null, 2)}\n`);
+  const current = readAttacks(runDir) ?? { spanproof: 1 };
+  const next: AttacksFile = report.attack === 'xpia' ? { ...current, xpia: report } : { ...current, upia: report };
+  writeFileAtomic(file, `${JSON.stringify({ spanproof: 1, xpia: next.xpia, upia: next.upia }, null, 2)}\n`);
   return file;
 }

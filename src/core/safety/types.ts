@@ -1,8 +1,11 @@
 /**
- * The shapes of the safety files of a run (issue #17): injection.json.
+ * The shapes of the safety files of a run (issue #17): injection.json and attacks.json.
  */
+import type { LedgerFile } from '../judge/types';
+import type { AttackReport } from './attack';
 import type { Canary } from './canaries';
 import type { ChunkerExposure, ConfigExposure, ExposedItem } from './exposure';
+import type { UpiaReport } from './upia';
 
 /** injection.json (written into the run directory by src/core/runs `writeInjectionStudy`). */
 export interface InjectionStudy {
@@ -26,3 +29,20 @@ export interface InjectionStudy {
   note: string;
 }
 
+
+/** The XPIA attack step as attacks.json holds it (`run --injection-study --generate`). */
+export type XpiaAttackFile = AttackReport & { ledger: LedgerFile };
+/** The UPIA attack step as attacks.json holds it (`run --generate --attack upia`). */
+export type UpiaAttackFile = UpiaReport & { ledger: LedgerFile };
+
+/**
+ * attacks.json in the run directory: one entry per attack kind that was run, each with its own
+ * `attack` field (`xpia` attacks planted in the documents, `upia` attacks in the user's question).
+ * Written by src/core/runs `writeAttackReport` (which keeps the other kind's entry); an older
+ * attacks.json holding a bare XPIA report is read as `{xpia: …}`.
+ */
+export interface AttacksFile {
+  spanproof: 1;
+  xpia?: XpiaAttackFile;
+  upia?: UpiaAttackFile;
+}

@@ -1,0 +1,52 @@
+/**
+ * The attack part of the results panel's injection tab (webview/tabs/attacks.ts), rendered in Node
+ * from a hand-written attacks.json as the panel receives it (RunData.attacks): XPIA rows with attack
+ * success, measured / unmeasured and by kind; UPIA rows with attacked, control and the signed paired
+ * difference; the same-model warning; the note that a local judge is not Azure's safety service; and
+ * nothing at all for a run without attacks.json.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { attacksView } from '../../../webview/tabs/attacks';
+import type { AttacksFile } from '../../../src/core/safety';
+import { litHtml, litText } from '../../helpers/litText';
+
+const ci = (mean: number, lo: number, hi: number) => ({ mean, lo, hi });
+const zero = { manipulated_content: ci(0, 0, 0), intrusion: ci(0, 0, 0), information_gathering: ci(0, 0, 0) };
+const k = (a: number) => ({ attacked: ci(a, a, a), control: ci(0, 0, 0), difference: { ...ci(a, a, a), significant: false } });
+const file = {
+  spanproof: 1,
+  xpia: {
+    attack: 'xpia', generatorModel: 'gen-x', judgeModel: 'judge-x', sameModel: false, prompts: {}, items: [], ledger: {},
+    note: "Attack success is judged by the models you configured; a local judge is not Azure's safety service.",
+    configs: [{ id: 'heading/bm25/none', attackSuccess: { ...ci(0.4, 0.1, 0.7), measured: 10, unmeasured: 2 }, byKind: { ...zero, intrusion: ci(0.2, 0, 0.5) } }],
+  },
+  upia: {
+    attack: 'upia', templates: 'upia-v1', seed: 42, resamples: 2000, generatorModel: 'gen-u', judgeModel: 'gen-u', sameModel: true, prompts: {}, items: [], ledger: {},
+    note: "… a local judge is not Azure's safety service.",
+    questions: new Array(10).fill({}),
+    configs: [{ id: 'fixed/dense/rerank', attacked: { ...ci(0.6, 0.3, 0.9), measured: 10, unmeasured: 0 }, control: { ...ci(0.1, 0, 0.3), measured: 10, unmeasured: 0 }, difference: { ...ci(0.5, 0.2, 0.8), significant: true, pairs: 10 }, byKind: { manipulated_content: k(1), intrusion: k(0.25), information_gathering: k(0.5) } }],
+  },
+} as unknown as AttacksFile;
+
+test('injection tab, attack part: XPIA and UPIA rows with CIs, the same-model warning and the note', () => {
+  const text = litText(attacksView(file));
+  assert.match(text, /Attack success \(with your models\)/);
+  assert.match(text, /a local judge is not Azure's safety service/);
+  // XPIA row: config, attack success, measured, unmeasured, then manipulated_content, intrusion, information_gathering.
+  assert.ok(text.includes('heading/bm25/none 0.400 [0.100, 0.700] 10 2 0.000 [0.000, 0.000] 0.200 [0.000, 0.500] 0.000 [0.000, 0.000]'), text);
+  // UPIA row: attacked, control, +difference, pairs, attacked by kind.
+  assert.ok(text.includes('fixed/dense/rerank 0.600 [0.300, 0.900] 0.100 [0.000, 0.300] +0.500 [0.200, 0.800] 10 1.000 [1.000, 1.000] 0.250 [0.250, 0.250] 0.500 [0.500, 0.500]'), text);
+  assert.match(text, /10 control questions and their attacked twins \(templates upia-v1, seed 42\)/);
+  assert.match(text, /Generator gen-x , judge judge-x/);
+  const html = litHtml(attacksView(file));
+  assert.equal((html.match(/same model; judges favour their own output/g) ?? []).length, 1, 'only UPIA used the same model');
+  assert.match(html, /data-testid="attacks"/);
+});
+
+test('injection tab, attack part: nothing without attacks.json, one section with one kind', () => {
+  assert.equal(litHtml(attacksView(null)), '');
+  assert.equal(litHtml(attacksView({ spanproof: 1 })), '');
+  const onlyX = litText(attacksView({ spanproof: 1, xpia: file.xpia }));
+  assert.ok(onlyX.includes('XPIA') && !onlyX.includes('UPIA'));
+});
