@@ -28,6 +28,7 @@ import { performance } from 'node:perf_hooks';
 import type { Chunk } from '../types';
 import MiniSearch from 'minisearch';
 import { SpanproofError } from '../errors';
+import { ASCII_WHITESPACE } from '../text/whitespace';
 import { compareHits, type Hit } from './hit';
 
 /** BM25 parameters of SPEC §5.1, in MiniSearch's names (k = k1). */
@@ -35,8 +36,6 @@ export const BM25_PARAMS = Object.freeze({ k: 1.2, b: 0.75, d: 0 });
 
 const segmenter = new Intl.Segmenter('en', { granularity: 'word' });
 
-/** ASCII whitespace: every Unicode word-break rule (UAX #29) breaks on both sides of these. */
-const ASCII_SPACE = /[ \t\n\r\f\v]+/;
 /** Memo of the word tokens of whitespace-free pieces (most pieces are repeated words); bounded. */
 const pieceTokens = new Map<string, readonly string[]>();
 const MEMO_LIMIT = 200_000;
@@ -60,7 +59,7 @@ function segmentPiece(piece: string): readonly string[] {
  */
 export function bm25Tokens(text: string): string[] {
   const out: string[] = [];
-  for (const piece of text.split(ASCII_SPACE)) {
+  for (const piece of text.split(ASCII_WHITESPACE)) {
     if (!piece) continue;
     let t = pieceTokens.get(piece);
     if (!t) {
