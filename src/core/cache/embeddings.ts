@@ -4,15 +4,17 @@
  *
  * Layout: `<dir>/embeddings/<embedder slug>/<sha256(chunker key) first 16 hex>/<document sha256>.f32`.
  * File format (little-endian):
- *   bytes 0..7   ASCII magic `SPEMB001`
+ *   bytes 0..7   ASCII magic `SPEMB002`
  *   bytes 8..11  uint32 header length H
- *   12..12+H     UTF-8 JSON header {docSha, chunkerKey, embedderId, count, dim, textsSha}, space-padded
- *                so the data starts at a multiple of 4
+ *   12..12+H     UTF-8 JSON header {docSha, chunkerKey, embedderId, count, dim, textsSha, dataSha},
+ *                space-padded so the data starts at a multiple of 4
  *   then         count × dim float32, row-major (row i = the document's i-th chunk)
  * `textsSha` is the SHA-256 over the chunk texts (each followed by U+0000), so a stale or foreign file
- * can never be returned. Files are written atomically (temp + rename); a missing, truncated, corrupt
- * or mismatching file is ignored and recomputed (and overwritten). Write failures (read-only disk)
- * are counted, never thrown: the cache is an optimisation.
+ * can never be returned; `dataSha` is the SHA-256 of the float bytes, so a file whose header reached
+ * the disk but whose data did not (files are written atomically but not fsynced: temp + rename, see
+ * `durable: false` in src/core/files) is detected. A missing, truncated, corrupt or mismatching file
+ * is ignored and recomputed (and overwritten). Write failures (read-only disk) are counted, never
+ * thrown: the cache is an optimisation. (SPEMB001 files, without `dataSha`, are recomputed.)
  */
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, readdirSync, unlinkSync } from 'node:fs';
@@ -20,7 +22,7 @@ import { join } from 'node:path';
 import { writeFileAtomic } from '../files';
 import { sha256Hex } from '../corpus/decode';
 
-const MAGIC = 'SPEMB001';
+const MAGIC = 'SPEMB002';
 
 /** Header of an embedding cache file. */
 interface EmbeddingHeader {
@@ -30,6 +32,8 @@ interface EmbeddingHeader {
   count: number;
   dim: number;
   textsSha: string;
+  /** SHA-256 (hex) of the count × dim float32 bytes. */
+  dataSha: string;
 }
 
 /** Counters of one cache instance: entries (documents) read, computed, and writes that failed. */
@@ -90,6 +94,7 @@ export class EmbeddingCache {
     if (header.docSha !== docSha || header.chunkerKey !== chunkerKey || header.embedderId !== embedderId
       || header.count !== texts.length || header.dim !== dim || header.textsSha !== textsSha(texts)) return undefined;
     if (buf.length - dataStart !== texts.length * dim * 4) return undefined;
+    if (header.dataSha !== createHash('sha256').update(buf.subarray(dataStart)).digest('hex')) return undefined;
     const out = new Float32Array(texts.length * dim);
     new Uint8Array(out.buffer).set(buf.subarray(dataStart));
     return out;
@@ -98,17 +103,18 @@ export class EmbeddingCache {
   /** Stores vectors (texts.length × dim) for a document atomically; returns false (and counts) on failure. */
   write(docSha: string, chunkerKey: string, embedderId: string, texts: readonly string[], dim: number, vectors: Float32Array): boolean {
     const file = this.entryPath(docSha, chunkerKey, embedderId);
-    const header: EmbeddingHeader = { docSha, chunkerKey, embedderId, count: texts.length, dim, textsSha: textsSha(texts) };
+    const data = Buffer.from(vectors.buffer, vectors.byteOffset, vectors.byteLength);
+    const dataSha = createHash('sha256').update(data).digest('hex');
+    const header: EmbeddingHeader = { docSha, chunkerKey, embedderId, count: texts.length, dim, textsSha: textsSha(texts), dataSha };
     let json = Buffer.from(JSON.stringify(header), 'utf8');
     const pad = (4 - ((12 + json.length) % 4)) % 4;
     if (pad) json = Buffer.concat([json, Buffer.from(' '.repeat(pad))]);
     const head = Buffer.alloc(12);
     head.write(MAGIC, 0, 'latin1');
     head.writeUInt32LE(json.length, 8);
-    const data = Buffer.from(vectors.buffer, vectors.byteOffset, vectors.byteLength);
     try {
       mkdirSync(join(file, '..'), { recursive: true });
-      writeFileAtomic(file, Buffer.concat([head, json, data]));
+      writeFileAtomic(file, Buffer.concat([head, json, data]), { durable: false });
       return true;
     } catch {
       this.stats.writeErrors++;

@@ -71,7 +71,7 @@ export class PersistentNumberMap {
         }
       }
       const scores = Object.fromEntries(this.scores);
-      writeFileAtomic(this.file, JSON.stringify({ kind: this.kind, version: 1, scorerId: this.scorerId, scores }));
+      writeFileAtomic(this.file, JSON.stringify({ kind: this.kind, version: 1, scorerId: this.scorerId, scores }), { durable: false });
       this.dirty = false;
       return true;
     } catch {

@@ -62,7 +62,7 @@ export class ChunkCache {
       try {
         mkdirSync(join(this.dir, 'chunks'), { recursive: true });
         const docs = Object.fromEntries([...e.docs].sort((a, b) => (a[0] < b[0] ? -1 : 1)));
-        writeFileAtomic(this.fileOf(key), JSON.stringify({ kind: KIND, version: 1, key, docs }));
+        writeFileAtomic(this.fileOf(key), JSON.stringify({ kind: KIND, version: 1, key, docs }), { durable: false });
         e.dirty = false;
       } catch {
         ok = false;

@@ -112,6 +112,28 @@ test('a truncated, corrupt or foreign cache file is ignored and recomputed', asy
   }
 });
 
+test('a cache file whose header reached the disk but whose data did not (zeros, right length) is recomputed', async () => {
+  // The caches are written without fsync (src/core/files durable: false): after a power loss a file
+  // can keep its size with unwritten blocks read as zeros. The data checksum must catch it.
+  const dir = tmp();
+  try {
+    const v = corpus({ 'a.md': ['alpha', 'banana'] });
+    const e = countingEmbedder();
+    const want = await embedChunksCached(v.chunks, v.docSha, KEY, e, new EmbeddingCache(dir));
+    const cache = new EmbeddingCache(dir);
+    const fa = cache.entryPath(v.docSha.get('a.md')!, KEY, e.id);
+    const bytes = readFileSync(fa);
+    bytes.fill(0, bytes.length - 2 * 3 * 4); // the 2 × 3 floats
+    writeFileSync(fa, bytes);
+    assert.equal(cache.read(v.docSha.get('a.md')!, KEY, e.id, ['alpha', 'banana'], 3), undefined);
+    e.texts.length = 0;
+    assert.deepEqual(await embedChunksCached(v.chunks, v.docSha, KEY, e, cache), want);
+    assert.deepEqual(e.texts, ['alpha', 'banana']);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 test('getOrCompute calls compute once per missing entry', async () => {
   const dir = tmp();
   try {

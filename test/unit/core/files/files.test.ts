@@ -31,6 +31,21 @@ test('writeFileAtomic replaces the file, fsyncs the data and the folder, and lea
   assert.deepEqual(fs.readdirSync(dir), ['results.json']);
 });
 
+test('writeFileAtomic durable: false (caches) renames over the target without any fsync', (t) => {
+  const dir = tempDir('sp-atomic-', t);
+  const file = path.join(dir, 'entry.json');
+  fs.writeFileSync(file, 'old');
+  const fsync = mock.method(fs, 'fsyncSync');
+  try {
+    writeFileAtomic(file, '{"cache": 1}', { durable: false });
+  } finally {
+    fsync.mock.restore();
+  }
+  assert.equal(fs.readFileSync(file, 'utf8'), '{"cache": 1}');
+  assert.equal(fsync.mock.callCount(), 0);
+  assert.deepEqual(fs.readdirSync(dir), ['entry.json']);
+});
+
 test('writeFileAtomic writes bytes unchanged', (t) => {
   const dir = tempDir('sp-atomic-', t);
   const file = path.join(dir, 'm.bin');
