@@ -17,6 +17,25 @@ import type { ModelOptions, PairScorer } from './types';
 /** Passage texts whose token ids are kept (cleared when full; only a speed-up). */
 const PASSAGE_CACHE_SIZE = 20_000;
 
+/**
+ * Rows (distinct passage token ids) kept over all query memos: ≈ 8 bytes × query tokens each, so
+ * ≈ 10 MB for 10-token queries; the least recently used queries are dropped beyond it.
+ */
+const QUERY_MEMO_ROWS = 120_000;
+
+/** One query's cosines with the passage token ids seen so far: row r of `rows` (nq wide) is token `slot⁻¹(r)`. */
+interface QueryMemo {
+  nq: number;
+  /** Unit vectors of the distinct query tokens. */
+  qv: Float32Array[];
+  /** Per query token (with repeats): its distinct slot. */
+  qSlot: number[];
+  /** Per query token: its weight. */
+  qw: number[];
+  slot: Map<number, number>;
+  rows: Float64Array;
+}
+
 /** Query-token weighting. 'zipf': w = ln(rank + 2), rank = 0-based frequency rank of the word. */
 export type MaxSimWeighting = 'none' | 'zipf';
 
@@ -49,6 +68,9 @@ class MaxSimReranker implements PairScorer {
   private readonly vectors = new Map<number, Float32Array>();
   /** Distinct token ids per passage text: the same chunks recur in many queries' pools. */
   private readonly passageIds = new Map<string, number[]>();
+  /** Per query text: its cosine memo (insertion order = least recently used first). */
+  private readonly memos = new Map<string, QueryMemo>();
+  private memoRows = 0;
 
   constructor(
     private readonly embedder: OnnxEmbedder,
@@ -58,50 +80,85 @@ class MaxSimReranker implements PairScorer {
   }
 
   async score(query: string, passages: readonly string[]): Promise<Float32Array> {
-    const tok = this.embedder.tokenizer;
-    const q = tok.idsOf(query);
+    const q = this.embedder.tokenizer.idsOf(query);
     const ps = passages.map((p) => this.distinctIds(p));
     await this.ensureVectors([q, ...ps]);
-    const dim = this.embedder.dim;
-    // Memoised per query: the cosine of each distinct query token with each distinct token id of the
-    // pool is computed once (passages of one pool share most of their words), with the same float64
-    // accumulation order over d as the direct double loop, so every cosine — and hence every max and
-    // every sum below — is bit-identical to computing it per passage (max is exact, the sum over the
-    // query tokens keeps its order a = 0, 1, …).
-    const qDistinct = [...new Set(q)];
-    const slotOf = new Map<number, number>(qDistinct.map((id, k) => [id, k]));
-    const qSlot = q.map((id) => slotOf.get(id) as number);
-    const qv = qDistinct.map((id) => this.vectors.get(id) as Float32Array);
-    const qw = q.map((id) => (this.weighting === 'zipf' ? zipfWeight(id) : 1));
-    const nq = qDistinct.length;
-    const cosRow = new Map<number, Float64Array>();
-    for (const ids of ps) {
-      for (const id of ids) {
-        if (cosRow.has(id)) continue;
-        const y = this.vectors.get(id) as Float32Array;
-        const row = new Float64Array(nq);
-        for (let k = 0; k < nq; k++) {
-          const x = qv[k];
-          let dot = 0;
-          for (let d = 0; d < dim; d++) dot += x[d] * y[d];
-          row[k] = dot;
-        }
-        cosRow.set(id, row);
-      }
-    }
+    // Memoised per query, across calls (one query is reranked over every chunker's and retriever's
+    // pool, which share most of their words): the cosine of each distinct query token with each
+    // distinct passage token id is computed once, with the same float64 accumulation order over d as
+    // the direct double loop, so every cosine — and hence every max and every sum below — is
+    // bit-identical to computing it per passage (max is exact, the sum over the query tokens keeps
+    // its order a = 0, 1, …).
+    const memo = this.queryMemo(query, q);
+    const { nq, qSlot, qw } = memo;
     const scores = new Float32Array(passages.length);
     const best = new Float64Array(nq);
     ps.forEach((ids, i) => {
       best.fill(0); // OOV tokens (zero vectors) and empty passages contribute 0
       for (const id of ids) {
-        const row = cosRow.get(id) as Float64Array;
-        for (let k = 0; k < nq; k++) if (row[k] > best[k]) best[k] = row[k];
+        const o = this.cosRow(memo, id) * nq;
+        const rows = memo.rows;
+        for (let k = 0; k < nq; k++) if (rows[o + k] > best[k]) best[k] = rows[o + k];
       }
       let total = 0;
-      for (let a = 0; a < q.length; a++) total += qw[a] * best[qSlot[a]];
+      for (let a = 0; a < qSlot.length; a++) total += qw[a] * best[qSlot[a]];
       scores[i] = total;
     });
     return scores;
+  }
+
+  /** The memo of `query` (most recently used last; the oldest dropped beyond QUERY_MEMO_ROWS rows in all). */
+  private queryMemo(query: string, q: readonly number[]): QueryMemo {
+    let m = this.memos.get(query);
+    if (m) {
+      this.memos.delete(query);
+      this.memos.set(query, m);
+      return m;
+    }
+    const qDistinct = [...new Set(q)];
+    const slotOf = new Map<number, number>(qDistinct.map((id, k) => [id, k]));
+    m = {
+      nq: qDistinct.length,
+      qv: qDistinct.map((id) => this.vectors.get(id) as Float32Array),
+      qSlot: q.map((id) => slotOf.get(id) as number),
+      qw: q.map((id) => (this.weighting === 'zipf' ? zipfWeight(id) : 1)),
+      slot: new Map<number, number>(),
+      rows: new Float64Array(qDistinct.length * 256),
+    };
+    this.memos.set(query, m);
+    return m;
+  }
+
+  /** Row index of token `id`'s cosines with the memo's query tokens, computed on first use. */
+  private cosRow(m: QueryMemo, id: number): number {
+    const known = m.slot.get(id);
+    if (known !== undefined) return known;
+    const r = m.slot.size;
+    if ((r + 1) * m.nq > m.rows.length) {
+      const grown = new Float64Array(m.rows.length * 2);
+      grown.set(m.rows);
+      m.rows = grown;
+    }
+    const y = this.vectors.get(id) as Float32Array;
+    const dim = this.embedder.dim;
+    for (let k = 0; k < m.nq; k++) {
+      const x = m.qv[k];
+      let dot = 0;
+      for (let d = 0; d < dim; d++) dot += x[d] * y[d];
+      m.rows[r * m.nq + k] = dot;
+    }
+    m.slot.set(id, r);
+    this.memoRows++;
+    if (this.memoRows > QUERY_MEMO_ROWS) this.evictOldest();
+    return r;
+  }
+
+  private evictOldest(): void {
+    while (this.memoRows > QUERY_MEMO_ROWS / 2 && this.memos.size > 1) {
+      const [oldest, m] = this.memos.entries().next().value as [string, QueryMemo];
+      this.memos.delete(oldest);
+      this.memoRows -= m.slot.size;
+    }
   }
 
   private distinctIds(text: string): number[] {

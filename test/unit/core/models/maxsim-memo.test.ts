@@ -97,6 +97,7 @@ test('bit-identical to the direct computation on FastAPI docs pools (30 paragrap
   const tok = emb.tokenizer;
   const paraIds = paragraphs.map((p) => new Set(tok.idsOf(p)));
   let pools = 0;
+  const firstPools: Array<[string, string[]]> = [];
   for (const question of questions) {
     // Pool: the 30 paragraphs sharing the most distinct token ids with the question (ties by position),
     // so passages share words with each other and with the query, as first-stage pools do.
@@ -110,7 +111,15 @@ test('bit-identical to the direct computation on FastAPI docs pools (30 paragrap
     const pool = overlap.slice(0, 30).map(([, i]) => paragraphs[i]);
     await assertSame(question, pool, 'zipf');
     await assertSame(question, pool, 'none');
+    // The memo lives across calls (one query is reranked over every chunker's and retriever's pool):
+    // a second, overlapping pool for the same query reuses and extends it.
+    const next = overlap.slice(15, 60).map(([, i]) => paragraphs[i]);
+    await assertSame(question, next, 'zipf');
+    await assertSame(question, next, 'none');
+    firstPools.push([question, pool]);
     pools++;
   }
   assert.equal(pools, questions.length);
+  // Back to the earlier queries after every other query's memo was built.
+  for (const [question, pool] of firstPools.slice(0, 5)) await assertSame(question, [...pool].reverse(), 'zipf');
 });
