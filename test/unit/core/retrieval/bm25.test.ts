@@ -110,7 +110,13 @@ test('bm25Tokens (split at ASCII whitespace, memoised) equals one Intl.Segmenter
     const text = chars.join('');
     assert.deepEqual(bm25Tokens(text), bm25TokensUnsplit(text));
   }), { numRuns: 3000, seed: 20261129 });
-  const words = ['FastAPI', 'path-params', 'e.g.', '3.14', "don't", '__init__', 'a_b', '我喜欢吃苹果', '東京都に住んでいます', '👍🏽', 'x\u0301y'];
+  // every ASCII punctuation character around ASCII words and numbers (the segmenter-free fast path)
+  const punct = [...'!"#$%&\'()*+,-./:;<=>?@[\\]^_`{|}~'];
+  fc.assert(fc.property(fc.array(fc.constantFrom(...punct, 'a', 'Zq', '7', '42', 'x9', ' ', '\n', 'é', '\u0301'), { maxLength: 30 }), (chars) => {
+    const text = chars.join('');
+    assert.deepEqual(bm25Tokens(text), bm25TokensUnsplit(text));
+  }), { numRuns: 5000, seed: 99 });
+  const words = ['FastAPI', 'path-params', 'e.g.', '3.14', "don't", '__init__', 'a_b', '我喜欢吃苹果', '東京都に住んでいます', '👍🏽', 'x\u0301y', '(see', 'it).', '"quoted"', '$5', 'v1.2,', '`code`', '#tag', '_x', 'x_'];
   fc.assert(fc.property(fc.array(fc.constantFrom(...words, ' ', '\n', '\r\n', '  ', '\t'), { maxLength: 40 }), (parts) => {
     const text = parts.join('');
     assert.deepEqual(bm25Tokens(text), bm25TokensUnsplit(text));
