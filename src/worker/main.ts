@@ -18,6 +18,8 @@ import { VERSION } from '../core/version';
 import { runGrid } from '../core/grid/run';
 import { withInjectionStudy } from '../core/safety/study';
 import { ResidentState } from '../core/grid/resident';
+import { writeRunProfile } from '../core/runs';
+import { profileWanted, startProfile } from './profile';
 import { isCancelMessage, isShutdownMessage, isWorkerRequest, type ErrorPayload, type ProgressMessage, type WorkerRequest, type WorkerToHost } from '../shared/protocol';
 
 // Expose V8's collector to the engine, which runs it between chunker stages (peak memory ≈ live set
@@ -79,6 +81,7 @@ async function handle(req: WorkerRequest): Promise<void> {
       return;
     }
     if (req.method === 'grid.run') {
+      const profiler = profileWanted(req.params.profile) ? await startProfile() : null;
       const hooks = {
         signal: ac.signal,
         onProgress: (p: { done: number; total: number; stage: string }) => {
@@ -89,6 +92,8 @@ async function handle(req: WorkerRequest): Promise<void> {
       };
       // The injection exposure study (issue #17) runs after the run, on a planted copy (never resident).
       const result = await withInjectionStudy(req.params, await runGrid(req.params, { resident, ...hooks }), hooks);
+      const profile = await profiler?.stop();
+      if (profile && result.runDir) writeRunProfile(result.runDir, profile);
       flush();
       send({ kind: 'response', id: req.id, ok: true, method: 'grid.run', result });
       return;

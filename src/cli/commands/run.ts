@@ -62,6 +62,7 @@ interface RunOptions extends JudgeCliOptions, ExternalFlagOptions {
   gateConfig?: string;
   question?: string[];
   shard?: string;
+  profile?: boolean;
   embedders?: string;
   reranker?: string;
 }
@@ -258,6 +259,7 @@ export function register(program: Command, setExit: SetExit): void {
     .option('--injection-study', 'also run the injection exposure study (offline, no model): canaries of the three XPIA kinds planted in a scratch copy of the corpus, exposure@k per config → injection.json (docs/safety.md)')
     .option('--canaries-per-kind <n>', 'canaries per XPIA kind in the injection study (default 4)')
     .option('--question <id>', 'score only this question (repeatable)', collect, [])
+    .option('--profile', 'write a CPU profile of the worker thread into the run directory (worker.cpuprofile; also SPANPROOF_PROFILE=1)')
     .option('--json', 'print only JSON (results.json content plus runDir) on stdout')
     .option('--fail-under <metric=value>', 'exit 1 when the recommended config (the deterministic verdict) scores below (repeatable; e.g. hit@k=0.8)', collect, [])
     .option('--gate-config <id>', 'gate --fail-under on this config (e.g. heading/bm25/none) instead of the recommended one')
@@ -305,7 +307,7 @@ Exit codes:
       let result: GridRunResult;
       try {
         result = await client.run(
-          { workspace, groundTruthFile, settings, outDir: o.out ? path.resolve(o.out) : undefined, runsRoot: o.runsDir ? path.resolve(o.runsDir) : undefined, cacheDir: o.cacheDir ? path.resolve(o.cacheDir) : undefined, keepChunks: !!o.keepChunks || !!o.biasStudy, questionIds: o.question?.length ? o.question : undefined, requireScorable: true, shard, ...(o.injectionStudy ? { injectionStudy: { canariesPerKind: perKind } } : {}), ...(sent.length ? { apiKey: process.env.SPANPROOF_API_KEY } : {}) },
+          { workspace, groundTruthFile, settings, outDir: o.out ? path.resolve(o.out) : undefined, runsRoot: o.runsDir ? path.resolve(o.runsDir) : undefined, cacheDir: o.cacheDir ? path.resolve(o.cacheDir) : undefined, keepChunks: !!o.keepChunks || !!o.biasStudy, questionIds: o.question?.length ? o.question : undefined, requireScorable: true, shard, profile: !!o.profile, ...(o.injectionStudy ? { injectionStudy: { canariesPerKind: perKind } } : {}), ...(sent.length ? { apiKey: process.env.SPANPROOF_API_KEY } : {}) },
           { signal: ac.signal, onProgress: (p) => bar.update(p.done, p.total, p.stage) },
         );
       } catch (e) {

@@ -59,6 +59,11 @@ export interface GridRunParams {
    * extension). Held in memory only: never written to run.json or any other file.
    */
   apiKey?: string;
+  /**
+   * Write a V8 CPU profile of the worker thread into the run directory (`worker.cpuprofile`; also
+   * SPANPROOF_PROFILE=1 in the worker's environment). Not a setting: it changes no result.
+   */
+  profile?: boolean;
 }
 
 /** Result of a grid run. */

@@ -13,4 +13,4 @@ export { stableStringify, roundForJson } from './json';
 export { userCacheDir, isWritableDir, resolveRunsRoot, resolveCacheDir, createRunDir, assertNewOutDir, utcStamp, workspaceOfRunDir } from './dir';
 export type { RunLocation } from './dir';
 export { readRun, readAttacks, listRuns, readQuestionsJsonl } from './read';
-export { RunWriter, writeBiasStudy, writeInjectionStudy, writeSafetyReport, writeAttackReport, type RunOutputs } from './write';
+export { RunWriter, writeBiasStudy, writeInjectionStudy, writeRunProfile, writeSafetyReport, writeAttackReport, type RunOutputs } from './write';

@@ -160,3 +160,14 @@ export function writeAttackReport(runDir: string, report: XpiaAttackFile | UpiaA
   writeFileAtomic(file, `${JSON.stringify({ spanproof: 1, xpia: next.xpia, upia: next.upia }, null, 2)}\n`);
   return file;
 }
+
+/**
+ * A V8 CPU profile of the run's worker thread (`spanproof run --profile`, SPANPROOF_PROFILE=1):
+ * `<runDir>/worker.cpuprofile`, the JSON the Chrome DevTools / VS Code profilers open. Not part of the
+ * run's results (timings-like: it differs between identical runs). Returns the file.
+ */
+export function writeRunProfile(runDir: string, profile: unknown): string {
+  const file = join(runDir, 'worker.cpuprofile');
+  writeFileAtomic(file, JSON.stringify(profile));
+  return file;
+}

@@ -96,3 +96,16 @@ test('a worker that dies during a run rejects it with the typed code worker-cras
     await client.dispose();
   }
 });
+
+test('profile: true writes a CPU profile of the worker thread into the run directory', async () => {
+  const root = tmp('profile');
+  const client = new GridClient({ workerPath: WORKER_TS });
+  try {
+    const r = await client.run({ workspace: MINI, groundTruthFile: MINI_GT, settings: smallSettings({ chunkers: ['heading'], retrievers: ['bm25'] }), outDir: join(root, 'run'), cacheDir: join(root, 'cache'), profile: true });
+    const p = JSON.parse(readFileSync(join(r.runDir!, 'worker.cpuprofile'), 'utf8')) as { nodes: Array<{ callFrame: { functionName: string } }>; samples: number[] };
+    assert.ok(p.samples.length > 0, 'samples taken');
+    assert.ok(p.nodes.some((n) => n.callFrame.functionName === 'runGrid'), 'the grid run is in the profile');
+  } finally {
+    await client.dispose();
+  }
+});
