@@ -11,15 +11,14 @@
  * sent unless --endpoint is given; the key comes from SPANPROOF_API_KEY. Exit: 0 done; 2 bad input;
  * 3 every request failed (nothing measured); 130 cancelled.
  */
-import { existsSync, statSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { SpanproofError } from '../../core/errors';
-import { ChatClient, ReplyCache, checkModels, everyRequestFailed, readAnswers } from '../../core/judge';
-import { resolveCacheDir, writeSafetyReport } from '../../core/runs';
-import { readAzureJsonl } from '../../core/score/answers';
+import { ChatClient, ReplyCache, everyRequestFailed } from '../../core/judge';
+import { resolveCacheDir } from '../../core/runs';
 import { safetyMarkdown } from '../../core/report';
-import { SAFETY_CATEGORIES, SAFETY_NOTE, parseThreshold, scoreSafety, DEFAULT_THRESHOLD, type SafetyCategory, type SafetyItem } from '../../core/safety';
+import { SAFETY_CATEGORIES, SAFETY_NOTE, parseThreshold, readSafetyInput, scoreSafetyInput, DEFAULT_THRESHOLD, type SafetyCategory } from '../../core/safety';
 import { sendingLine, readPrices } from '../judge';
 import { EXIT } from '../exit';
 import type { SetExit } from './index';
@@ -46,17 +45,6 @@ function categoriesOption(v: string | undefined): SafetyCategory[] {
   return xs as SafetyCategory[];
 }
 
-/** Items of a run's answers (the generator's answers; failed generations are left out and counted). */
-function runItems(runDir: string, judgeModel: string, allowSame: boolean): { items: SafetyItem[]; sameModel: boolean; notes: string[] } {
-  const a = readAnswers(runDir);
-  if (!a || !a.records.length) throw new SpanproofError('bad-input', 'the run has no generated answers (answers.jsonl).', { file: runDir, fix: 'generate them first: spanproof generate <run dir> --endpoint URL --generator-model M --judge-model J.' });
-  let sameModel = false;
-  for (const g of new Set(a.records.map((r) => r.generatorModel))) sameModel = checkModels(g, judgeModel, allowSame) || sameModel;
-  const ok = a.records.filter((r) => r.answer !== null);
-  const notes = ok.length < a.records.length ? [`${a.records.length - ok.length} answer(s) were not generated (generation failed) and are not graded.`] : [];
-  return { items: ok.map((r) => ({ id: `${r.question} × ${r.config}`, question: a.questions[r.question] ?? '', response: r.answer!, contexts: [] })), sameModel, notes };
-}
-
 export function register(program: Command, setExit: SetExit): void {
   program
     .command('safety')
@@ -81,30 +69,26 @@ export function register(program: Command, setExit: SetExit): void {
       const categories = categoriesOption(o.categories);
       const concurrency = o.judgeConcurrency === undefined ? 4 : Number(o.judgeConcurrency);
       if (!Number.isInteger(concurrency) || concurrency < 1) throw new SpanproofError('bad-input', `--judge-concurrency must be a whole number ≥ 1, got "${o.judgeConcurrency}".`, { field: '--judge-concurrency', fix: 'e.g. --judge-concurrency 4' });
-      const path = resolve(dataset);
-      const isRun = existsSync(path) && statSync(path).isDirectory();
-      const src = isRun ? runItems(path, o.judgeModel, !!o.allowSameModel) : (() => { const r = readAzureJsonl(path); return { items: r.items.map((it) => ({ id: it.id, question: it.question, response: it.response, contexts: it.contexts })), sameModel: false, notes: [...(r.notes ?? []), ...r.rejected.map((x) => `row ${x.row} rejected: ${x.reason}`)] }; })();
-      if (!src.items.length) throw new SpanproofError('bad-input', 'nothing to grade: no response was read.', { file: path, fix: 'pass JSON Lines of {query, response, context} or {messages: [...]} with assistant turns.' });
+      const src = readSafetyInput(dataset, o.judgeModel, !!o.allowSameModel);
       process.stderr.write(`${sendingLine(o.endpoint, undefined, o.judgeModel).replace('questions, retrieved passages and answers', 'the queries, contexts and responses')}\n`);
       const client = new ChatClient({ endpoint: o.endpoint, apiKey: process.env.SPANPROOF_API_KEY, concurrency, prices: readPrices(o.judgePrices), cache: o.judgeCache === false ? undefined : new ReplyCache(o.judgeCacheDir ?? join(resolveCacheDir(resolve(o.workspace ?? '.')), 'judge')) });
       const ac = new AbortController();
       const onSigint = () => ac.abort();
       process.on('SIGINT', onSigint);
-      let report;
+      let scored;
       try {
-        report = await scoreSafety(src.items, { ctx: { client, judgeModel: o.judgeModel, signal: ac.signal, maxTokens: 512 }, categories, threshold });
+        scored = await scoreSafetyInput(src, { client, judgeModel: o.judgeModel, signal: ac.signal, categories, threshold });
       } catch (e) {
         if (e instanceof SpanproofError && e.code === 'cancelled') { process.stderr.write('spanproof: safety grading cancelled; nothing written.\n'); setExit(EXIT.cancelled); return; }
         throw e;
       } finally {
         process.off('SIGINT', onSigint);
       }
-      const ledger = client.ledger.snapshot({ status: 'succeeded', items: { done: src.items.length, total: src.items.length }, sameModel: src.sameModel });
-      const full = { ...report, input: path, ...(src.sameModel ? { sameModel: true } : {}), notes: src.notes, ledger };
-      if (isRun) process.stderr.write(`Safety report written to ${writeSafetyReport(path, full)}\n`);
+      const full = scored.report;
+      if (scored.file) process.stderr.write(`Safety report written to ${scored.file}\n`);
       if (o.out) writeFileSync(resolve(o.out), `${JSON.stringify(full, null, 2)}\n`);
       process.stdout.write(o.json ? `${JSON.stringify(full, null, 2)}\n` : `${safetyMarkdown(full).join('\n')}\n`);
       if (!o.json) process.stderr.write(`${SAFETY_NOTE}\n`);
-      setExit(everyRequestFailed(ledger) ? 3 : 0);
+      setExit(everyRequestFailed(full.ledger) ? 3 : 0);
     });
 }

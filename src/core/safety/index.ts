@@ -15,3 +15,4 @@ export { runAttackStage, type AttackStageOptions } from './attackStage';
 export { buildUpiaSets, upiaAttack, UPIA_FOLLOWED, UPIA_NOTE, type UpiaQuestion, type UpiaReport, type UpiaConfigResult, type UpiaRate, type FollowedJudgement } from './upia';
 export { UPIA_TEMPLATES, UPIA_TEMPLATES_VERSION, upiaText } from './upiaTemplates';
 export { runUpiaStage, type UpiaStageOptions } from './upiaStage';
+export { readSafetyInput, scoreSafetyInput, type SafetyInput, type SafetyFile } from './harmInput';

@@ -13,6 +13,7 @@ import { interopCommands } from './interop';
 import { modelCommands } from './models';
 import { answerCommands } from './answers';
 import { draftCommands } from './drafts';
+import { safetyCommands } from './safety';
 import { helpCommands } from './help';
 import type { CommandIdOf, CommandTable } from './types';
 
@@ -26,6 +27,7 @@ export const COMMANDS = {
   ...modelCommands,
   ...answerCommands,
   ...draftCommands,
+  ...safetyCommands,
   ...helpCommands,
 } satisfies CommandTable;
 
