@@ -3,11 +3,13 @@
  * from a hand-written attacks.json as the panel receives it (RunData.attacks): XPIA rows with attack
  * success, measured / unmeasured and by kind; UPIA rows with attacked, control and the signed paired
  * difference; the same-model warning; the note that a local judge is not Azure's safety service; and
- * nothing at all for a run without attacks.json.
+ * nothing at all for a run without attacks.json; and the tab itself (webview/tabs/injection.ts) showing it.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import '../../helpers/elementStub';
 import { attacksView } from '../../../webview/tabs/attacks';
+import { injectionTab } from '../../../webview/tabs/injection';
 import type { AttacksFile } from '../../../src/core/safety';
 import { litHtml, litText } from '../../helpers/litText';
 
@@ -49,4 +51,14 @@ test('injection tab, attack part: nothing without attacks.json, one section with
   assert.equal(litHtml(attacksView({ spanproof: 1 })), '');
   const onlyX = litText(attacksView({ spanproof: 1, xpia: file.xpia }));
   assert.ok(onlyX.includes('XPIA') && !onlyX.includes('UPIA'));
+});
+
+test('the Injection & attacks tab shows the attack section, also for a run without an exposure study', () => {
+  // No chart is drawn without a study, so the element stub is enough.
+  const tab = injectionTab;
+  assert.equal(tab.label, 'Injection & attacks');
+  const text = litText(tab.render({ s: { theme: 0 } as never, m: { data: { injection: null, attacks: file } } as never, act: {} as never }));
+  assert.match(text, /This run has no injection exposure study/);
+  assert.ok(text.includes('fixed/dense/rerank 0.600 [0.300, 0.900] 0.100 [0.000, 0.300] +0.500 [0.200, 0.800]'), text);
+  assert.doesNotMatch(litText(tab.render({ s: { theme: 0 } as never, m: { data: { injection: null, attacks: null } } as never, act: {} as never })), /Attack success/);
 });
