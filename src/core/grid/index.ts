@@ -22,7 +22,7 @@ export { verdictStage, type VerdictStageInput, type VerdictStageOutput } from '.
 export { questionRecord, questionRecords, buildResults, buildTimings, buildEvidence, configLatencies } from './results';
 export { RunProgress, type EngineProgress } from './progress';
 export { runGrid, type GridHooks } from './run';
-export { runQuery, type QueryAnswer, type QueryParams, type QueryResultRow } from './query';
+export { runQueries, runQuery, queryPlans, type QueryAnswer, type QueryParams, type QueryResultRow } from './query';
 export type { GridRunParams, GridRunResult, ItemRecord, ChunkerStage, EngineOutput, StageMemo } from './types';
 export { ResidentState } from './resident';
 export { ChunkCache } from './chunkCache';

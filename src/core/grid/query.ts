@@ -1,11 +1,15 @@
 /**
- * One query against one configuration `<chunker>/<retriever>/<rerank|none>` (SPEC §11 `query`):
- * load the corpus, load the models, chunk, build the retriever's index, take the candidate pool of
- * N, rerank it when asked, return the top k — through the same stage functions as a grid run
- * (./models.ts, ./chunk.ts, ./indexing.ts, src/core/retrieval `candidatePools`, ./rerank.ts), with
- * the disk caches under `cacheDir`. Fully offline.
+ * One query against the configurations `<chunker>/<retriever>/<rerank|none>` of one retriever (SPEC
+ * §11 `query`): load the corpus, load the models, chunk, build the retriever's index, take the
+ * candidate pool of N, rerank it when asked, return the top k — through the same stage functions as a
+ * grid run (./models.ts, ./chunk.ts, ./indexing.ts, src/core/retrieval `candidatePools`, ./rerank.ts),
+ * with the disk caches under `cacheDir`. Offline unless an endpoint model is configured.
+ *
+ * With several embedders (SPEC §5.3) `dense` means every dense retriever of the grid —
+ * `dense:<name>` per embedder, the ids of ./plan.ts `planConfigs` — and `dense:<name>` names one.
  */
 import type { Chunk, ChunkerId, RankedSpan, RetrieverId } from '../types';
+import type { Corpus } from '../corpus';
 import type { RunSettings } from '../settings';
 import { SpanproofError } from '../errors';
 import { loadCorpus } from '../corpus';
@@ -15,9 +19,10 @@ import { candidatePools, disposeDenseOrt, type Hit } from '../retrieval';
 import { ChunkCache } from './chunkCache';
 import { chunkStage } from './chunk';
 import { indexStage } from './indexing';
-import { loadRunModels } from './models';
-import { configId } from './plan';
+import { loadRunModels, type RunModels } from './models';
+import { planConfigs, type BuiltinConfigPlan } from './plan';
 import { RunProgress } from './progress';
+import { RETRIEVER_IDS } from '../settings';
 import { rerankStage } from './rerank';
 
 /** One listed chunk, as `spanproof query --json` prints it. Offsets in UTF-16 code units, half-open. */
@@ -29,7 +34,7 @@ export interface QueryResultRow extends RankedSpan {
 
 /** `spanproof query --json` (SPEC §11). */
 export interface QueryAnswer {
-  /** `<chunker>/<retriever>/<rerank|none>`. */
+  /** `<chunker>/<retriever>/<rerank|none>`, the config id a grid run of the same settings gives. */
   config: string;
   /** The final top k: the reranked pool when rerank is on, else the pool's first k. */
   results: QueryResultRow[];
@@ -44,7 +49,12 @@ export interface QueryAnswer {
 export interface QueryParams {
   workspace: string;
   chunker: ChunkerId;
-  retriever: RetrieverId;
+  /**
+   * A retriever kind (`bm25`, `dense`, `hybrid`: with several embedders every `dense:<name>` of the
+   * grid) or one retriever id of the grid (`dense:use-lite`; with one embedder `dense:<its name>` is
+   * its `dense`).
+   */
+  retriever: RetrieverId | string;
   rerank: boolean;
   text: string;
   /** Result list size; default settings.k. */
@@ -82,44 +92,95 @@ function checkQuery(p: QueryParams): { k: number; n: number } {
 }
 
 /**
- * Answers one query with the grid's own stages (models, chunk, index, candidate pools, rerank), so
- * a query returns exactly what the same config returns in a run.
- * Throws SpanproofError('bad-input') for an empty query, k < 1 or pool < k; ('model') when a
- * configured model folder is unusable; whatever corpus loading and chunking throw.
+ * The configs a query answers: `chunker` × the grid's retrievers of `retriever` × `rerank`, ids from
+ * {@link planConfigs} (so `dense` is one config per embedder with several embedders).
+ * @throws SpanproofError('bad-input') for an unknown retriever kind, a `bm25:` name, or an embedder name
+ *   the settings do not list (the message lists the grid's retriever ids).
  */
-export async function runQuery(p: QueryParams): Promise<QueryAnswer> {
-  const { k, n } = checkQuery(p);
+export function queryPlans(p: Pick<QueryParams, 'chunker' | 'retriever' | 'rerank' | 'settings'>): BuiltinConfigPlan[] {
+  const sep = p.retriever.indexOf(':');
+  const kind = (sep < 0 ? p.retriever : p.retriever.slice(0, sep)) as RetrieverId;
+  const name = sep < 0 ? null : p.retriever.slice(sep + 1);
+  const ids = (k: RetrieverId) => [...new Set(planConfigs({ ...p.settings, chunkers: [p.chunker], retrievers: [k], rerank: [p.rerank] }).map((c) => c.retriever))];
+  const known = () => [...new Set([...RETRIEVER_IDS, ...RETRIEVER_IDS.flatMap(ids)])].join(', ');
+  if (!(RETRIEVER_IDS as readonly string[]).includes(kind) || (name !== null && kind === 'bm25')) {
+    throw new SpanproofError('bad-input', `unknown retriever "${p.retriever}".`, { field: '--retriever', fix: `use one of ${known()}.` });
+  }
+  const plans = planConfigs({ ...p.settings, chunkers: [p.chunker], retrievers: [kind], rerank: [p.rerank] });
+  if (name === null) return plans;
+  const named = plans.filter((c) => c.embedder === name);
+  if (!named.length) throw new SpanproofError('bad-input', `the embedders of these settings have no "${name}" (retriever "${p.retriever}").`, { field: '--retriever', fix: `use one of ${known()}, or list the embedder with --embedders.` });
+  return named;
+}
+
+/** The chunks of the query's chunker, keyed like a grid run's (the first embedder's id). */
+async function queryChunks(p: QueryParams, corpus: Corpus, embedder: RunModels['embedder']): Promise<{ chunks: Chunk[]; key: string }> {
+  const key = chunkIndexKey(p.chunker, p.settings.chunkerParams, embedder?.id ?? '');
+  const store = p.cacheDir ? new ChunkCache(p.cacheDir) : undefined;
+  const { chunks } = await chunkStage({ documents: corpus.documents, chunker: p.chunker, params: p.settings.chunkerParams, key, embedder, store });
+  store?.flush();
+  return { chunks, key };
+}
+
+/** One config's answer over the chunks: its retriever's index (with its embedder), pool, rerank. */
+async function answerConfig(p: QueryParams, plan: BuiltinConfigPlan, corpus: Corpus, models: RunModels, chunked: { chunks: Chunk[]; key: string }, kn: { k: number; n: number }): Promise<QueryAnswer> {
+  const { chunks, key } = chunked;
+  const embedder = plan.embedder === null ? null : models.embedders.find((e) => e.name === plan.embedder)!.model;
+  const indexes = await indexStage({
+    chunks, chunker: p.chunker, key, embedder, progress: RunProgress.silent(),
+    needsBm25: plan.kind !== 'dense', needsDense: plan.kind !== 'bm25',
+    docSha: new Map(corpus.documents.map((d) => [d.source, d.sha256])), cacheDir: p.cacheDir, embeddings: p.cacheDir ? new EmbeddingCache(p.cacheDir) : undefined,
+  });
+  const pools = await candidatePools({ chunks, bm25: indexes.bm25, dense: indexes.dense, embedder: embedder ?? undefined }, { retrievers: [plan.kind], queries: [p.text], n: kn.n, threads: p.settings.threads });
+  const pool = pools.get(plan.kind)!.lists[0];
+  let results = pool.slice(0, kn.k);
+  const { reranker } = models;
+  if (plan.rerank) {
+    const cache = p.cacheDir ? PersistentRerankCache.open(p.cacheDir, reranker!.id) : new Map<string, number>();
+    results = (await rerankStage(p.text, pool, chunks, reranker!, cache)).final.slice(0, kn.k);
+    if (cache instanceof PersistentRerankCache) cache.flush();
+  }
+  return {
+    config: plan.id,
+    results: rows(results, chunks),
+    pool: rows(pool, chunks),
+    models: { embedder: (embedder ?? models.embedder)?.id ?? null, reranker: reranker?.id ?? null, rerankerBaseline: reranker?.baseline ?? false },
+    corpus: { documents: corpus.documents.length, skipped: corpus.skipped.length, chunks: chunks.length },
+  };
+}
+
+/**
+ * Answers one query for every config of {@link queryPlans} (several with several embedders and a plain
+ * `dense`/`hybrid`), in the grid's order, with the grid's own stages — so each answer is exactly what
+ * the same config returns in a run. The corpus, the models and the chunks are loaded once.
+ * @throws SpanproofError('bad-input') for an empty query, k < 1, pool < k or an unknown retriever;
+ *   ('model') when a configured model folder is unusable; whatever corpus loading and chunking throw.
+ */
+export async function runQueries(p: QueryParams): Promise<QueryAnswer[]> {
+  const kn = checkQuery(p);
+  const plans = queryPlans(p);
   const s = p.settings;
   const corpus = await loadCorpus(p.workspace, { include: s.include, exclude: s.exclude, maxFileBytes: s.maxFileBytes });
-  const models = await loadRunModels({ settings: s, workspace: p.workspace, needsEmbedder: p.retriever !== 'bm25' || p.chunker === 'semantic', needsReranker: p.rerank, cacheDir: p.cacheDir, apiKey: p.apiKey });
+  const needsEmbedder = plans.some((c) => c.kind !== 'bm25') || p.chunker === 'semantic';
+  const models = await loadRunModels({ settings: s, workspace: p.workspace, needsEmbedder, needsReranker: p.rerank, cacheDir: p.cacheDir, apiKey: p.apiKey });
   try {
-    const { embedder, reranker } = models;
-    const key = chunkIndexKey(p.chunker, s.chunkerParams, embedder?.id ?? '');
-    const store = p.cacheDir ? new ChunkCache(p.cacheDir) : undefined;
-    const { chunks } = await chunkStage({ documents: corpus.documents, chunker: p.chunker, params: s.chunkerParams, key, embedder, store });
-    store?.flush();
-    const indexes = await indexStage({
-      chunks, chunker: p.chunker, key, embedder, progress: RunProgress.silent(),
-      needsBm25: p.retriever !== 'dense', needsDense: p.retriever !== 'bm25',
-      docSha: new Map(corpus.documents.map((d) => [d.source, d.sha256])), cacheDir: p.cacheDir, embeddings: p.cacheDir ? new EmbeddingCache(p.cacheDir) : undefined,
-    });
-    const pools = await candidatePools({ chunks, bm25: indexes.bm25, dense: indexes.dense, embedder: embedder ?? undefined }, { retrievers: [p.retriever], queries: [p.text], n, threads: s.threads });
-    const pool = pools.get(p.retriever)!.lists[0];
-    let results = pool.slice(0, k);
-    if (p.rerank) {
-      const cache = p.cacheDir ? PersistentRerankCache.open(p.cacheDir, reranker!.id) : new Map<string, number>();
-      results = (await rerankStage(p.text, pool, chunks, reranker!, cache)).final.slice(0, k);
-      if (cache instanceof PersistentRerankCache) cache.flush();
-    }
-    return {
-      config: configId(p.chunker, p.retriever, p.rerank),
-      results: rows(results, chunks),
-      pool: rows(pool, chunks),
-      models: { embedder: embedder?.id ?? null, reranker: reranker?.id ?? null, rerankerBaseline: reranker?.baseline ?? false },
-      corpus: { documents: corpus.documents.length, skipped: corpus.skipped.length, chunks: chunks.length },
-    };
+    const chunked = await queryChunks(p, corpus, models.embedder);
+    const out: QueryAnswer[] = [];
+    for (const plan of plans) out.push(await answerConfig(p, plan, corpus, models, chunked, kn));
+    return out;
   } finally {
     await models.release();
     await disposeDenseOrt();
   }
+}
+
+/**
+ * {@link runQueries} for a retriever that is one config (`bm25`, any kind with one embedder, or
+ * `dense:<name>`).
+ * @throws SpanproofError('bad-input') when it is several (name one, e.g. `dense:use-lite`), and as runQueries.
+ */
+export async function runQuery(p: QueryParams): Promise<QueryAnswer> {
+  const plans = queryPlans(p);
+  if (plans.length > 1) throw new SpanproofError('bad-input', `"${p.retriever}" is ${plans.length} retrievers with these embedders: ${plans.map((c) => c.retriever).join(', ')}.`, { field: '--retriever', fix: `name one, e.g. ${plans[0].retriever}.` });
+  return (await runQueries(p))[0];
 }

@@ -80,3 +80,23 @@ test('spanproof query --k larger than the pool blames --k (the option given), no
     rmSync(ws, { recursive: true, force: true });
   }
 });
+
+test('spanproof query --embedders a,b --retriever dense prints one JSON line per dense:<name> config; dense:<name> names one; an unknown name lists the ids', () => {
+  const ws = tempDir('spanproof-query-emb-');
+  try {
+    cpSync(FIXTURE, ws, { recursive: true });
+    const args = ['--chunker', 'heading', '--embedders', 'static-glove,use-lite', '--k', '3', '--pool', '6', '--json'];
+    const both = cli(ws, [...args, '--retriever', 'dense', 'How do I declare cookie parameters?']);
+    assert.equal(both.status, 0, both.stderr);
+    const lines = both.stdout.trim().split('\n').map((l) => JSON.parse(l) as Answer);
+    assert.deepEqual(lines.map((a) => a.config), ['heading/dense:static-glove/none', 'heading/dense:use-lite/none']);
+    const one = cli(ws, [...args, '--retriever', 'dense:use-lite', 'How do I declare cookie parameters?']);
+    assert.equal(one.status, 0, one.stderr);
+    assert.deepEqual(JSON.parse(one.stdout), lines[1], 'the named config answers as in the list of both');
+    const bad = cli(ws, [...args, '--retriever', 'dense:nope', 'x']);
+    assert.equal(bad.status, 2);
+    assert.match(bad.stderr, /--retriever: .*no "nope".*use one of bm25, dense, hybrid, dense:static-glove, dense:use-lite, hybrid:static-glove, hybrid:use-lite/);
+  } finally {
+    rmSync(ws, { recursive: true, force: true });
+  }
+});
