@@ -105,7 +105,7 @@ export class EndpointAccess {
         const without = 'Continue without a key';
         const pick = await this.deps.ask(
           `Spanproof: send your stored API key to ${origin}?`,
-          `The API key stored by an earlier Spanproof is not tied to an endpoint. ${purpose} will go to ${redactUrl(s.value)} (setting spanproof.${s.key}). Send that key there? It is then stored for ${origin} only; other endpoints get their own key (Spanproof: Set API Key for Endpoint…).`,
+          `The API key stored by an earlier Spanproof is not tied to an endpoint. ${purpose} will go to ${redactUrl(s.value)} (setting spanproof.${s.key}). Send that key there? It is then stored for ${origin} only; other endpoints get their own key (Spanproof: Set Judge API Key… / Set Model Endpoint API Key…).`,
           use,
           without,
         );

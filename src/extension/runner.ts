@@ -9,6 +9,10 @@ import { describeProgress, describeStage, type GridRunResult, type ProgressMessa
 import { readSettings } from './config';
 import type { GroundTruthStore } from './store';
 import type { RunSettings } from '../core/settings';
+import type { RunModelAccess } from './runAccess';
+
+/** Authorizes the endpoint models of a run (./runAccess.ts over the extension's EndpointAccess). */
+export type AuthorizeRunModels = (store: GroundTruthStore, settings: RunSettings) => Promise<RunModelAccess>;
 
 /** How to run: which questions, which part of the grid, whether to write a run directory. */
 export interface RunOptions {
@@ -46,6 +50,8 @@ export class Runner implements vscode.Disposable {
     _context: vscode.ExtensionContext,
     private readonly output: vscode.LogOutputChannel,
     _primary: () => unknown,
+    /** Asked before every run (./runAccess.ts: a grid without endpoint models is never asked about); default: every run starts, with no key. */
+    private readonly authorizeModels: AuthorizeRunModels = async () => ({ ok: true }),
   ) {
     this.client = new GridClient({ onLog: (level, message) => this.output[level === 'error' ? 'error' : level === 'warn' ? 'warn' : 'info'](message) });
     void vscode.commands.executeCommand('setContext', 'spanproof.running', false);
@@ -88,6 +94,17 @@ export class Runner implements vscode.Disposable {
     }
     const ids = questionIds ?? options.questionIds;
     const settings = { ...readSettings(store.folder), ...options.grid };
+    // Endpoint models (SPEC §5.3): the endpoint is confirmed and its key found before anything starts;
+    // declined → no run, nothing sent. The key goes to the worker in the request only (never to a file).
+    const access = await this.authorizeModels(store, settings);
+    if (!access.ok) {
+      void vscode.window.showWarningMessage(access.message);
+      return undefined;
+    }
+    if (this.current) {
+      void vscode.window.showWarningMessage('Spanproof: an evaluation is already running — cancel it first.');
+      return undefined;
+    }
     const write = options.writeRun ?? (ids === undefined && options.grid === undefined);
     const oneQuestion = !write;
     const ac = new AbortController();
@@ -120,6 +137,7 @@ export class Runner implements vscode.Disposable {
               ...(ids ? { questionIds: ids } : {}),
               ...(write ? {} : { writeRun: false }),
               ...(this.faultInjection ? { faultInjection: this.faultInjection } : {}),
+              ...(access.apiKey ? { apiKey: access.apiKey } : {}),
             },
             {
               signal: ac.signal,

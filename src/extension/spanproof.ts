@@ -10,7 +10,8 @@ import { COMMANDS, registerCommands } from './commands';
 import { revealSpan } from './commands/groundTruth';
 import { trackDocuments } from './documents';
 import { EditorSurfaces } from './editor';
-import { createEndpointAccess, type EndpointAccess } from './endpoints';
+import { createEndpointAccess, endpointSetting, type EndpointAccess } from './endpoints';
+import { authorizeRunModels } from './runAccess';
 import { FolderScope } from './folder';
 import { EvidenceLenses } from './lenses';
 import { DraftSurfaces } from './drafts';
@@ -56,7 +57,8 @@ export class Spanproof implements vscode.Disposable {
     this.editor = d.add(new EditorSurfaces(stores, runsOf));
     this.tree = new QuestionsTree(stores, runsOf);
     this.treeView = d.add(vscode.window.createTreeView('spanproof.questions', { treeDataProvider: this.tree, showCollapseAll: true }));
-    this.runner = d.add(new Runner(context, this.output, () => this.primary()));
+    // Endpoint models of a run: modelEndpoint.url through the one endpoint gate, its origin's key to the worker.
+    this.runner = d.add(new Runner(context, this.output, () => this.primary(), (store, settings) => authorizeRunModels(settings, (purpose) => this.endpoints.authorize(endpointSetting('modelEndpoint.url', store.folder), purpose))));
     this.panel = d.add(new ResultsPanel(context, this));
     this.tests = d.add(new QuestionTests(this));
     this.lenses = d.add(new EvidenceLenses((uri) => this.folderOf(uri), this.editor));

@@ -24,7 +24,7 @@ import { planConfigs, planExternalConfigs } from '../../core/grid/plan';
 import { parseShardSpec } from '../../core/grid/shard';
 import { exportRunToMlflow } from '../../core/export/mlflow';
 import { parseEmbedderList, parseRerankerSpec } from '../../core/models';
-import { endpointModels } from '../../core/grid/models';
+import { endpointModels, gridModelNeeds } from '../../core/grid/models';
 import { redactUrl } from '../../core/net';
 import { terminalSafe } from '../../core/text/terminal';
 import { buildReportModel, injectionSummaryMarkdown, rankingTable } from '../../core/report';
@@ -285,7 +285,7 @@ Exit codes:
       const settings = settingsFromOptions(o);
       const gates = resolveGates(parsedGates, settings, o.gateConfig);
       validateGenerateOptions(settings, o); // --generate (SPEC §14): fail before the grid runs
-      const sent = endpointModels(settings, { embedder: true, reranker: settings.rerank.includes(true) }); // endpoint models (SPEC §5.3): fail before the grid runs without an endpoint
+      const sent = endpointModels(settings, gridModelNeeds(settings)); // endpoint models (SPEC §5.3): fail before the grid runs without an endpoint
       if (sent.length && !o.json) process.stderr.write(terminalSafe(`Sending chunk and question texts to ${redactUrl(settings.modelEndpoint.url)} (${sent.join(', ')}); cached on disk, so an identical re-run sends none.\n`));
       const workspace = path.resolve(o.workspace);
       checkWorkspace(workspace);

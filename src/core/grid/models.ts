@@ -89,6 +89,17 @@ export interface ModelNeeds {
 }
 
 /**
+ * The models a grid run of `settings` loads, and so what it may send to an endpoint model: every
+ * listed embedder, always — the first keys the chunk indexes and counts context tokens even in a
+ * BM25-only grid, and an endpoint embedder sends its dimension probe when it is loaded (unless its
+ * cache knows the vector length); the reranker only when a config reranks. The grid run, the CLI's
+ * pre-check and VS Code's endpoint authorization all read this one rule.
+ */
+export function gridModelNeeds(settings: Pick<RunSettings, 'rerank'>): ModelNeeds {
+  return { embedder: true, reranker: settings.rerank.includes(true) };
+}
+
+/**
  * The endpoint models the settings name among those `needs` asks for (`endpoint:<model>` as embedder
  * or reranker), e.g. `['embedder endpoint:text-embedding-3-small']`; empty when nothing is sent.
  * Checks before a run starts, so the CLI can fail before the worker does:

@@ -25,7 +25,7 @@ import { planExternalConfigs } from './plan';
 import { externalStage, externalTotal } from './external';
 import { contextTokenCounter } from './context';
 import { loadStage, type RunInputs } from './load';
-import { loadRunModels, type RunModels } from './models';
+import { gridModelNeeds, loadRunModels, type RunModels } from './models';
 import { RunProgress } from './progress';
 import { buildEvidence, buildTimings, configLatencies, questionRecords } from './results';
 import { concludeResults } from './conclude';
@@ -110,7 +110,7 @@ export async function runGrid(params: GridRunParams, hooks: GridHooks = {}): Pro
     hooks.resident?.useCorpus(inputs.corpusHash);
     if (settings.embedders.length > 0 && settings.embeddingModel.trim()) inputs.warnings.push(`embeddingModel "${settings.embeddingModel}" is ignored: the embedders setting lists the run's embedders (${settings.embedders.join(', ')}).`);
     models = await loadRunModels({
-      settings, workspace: inputs.workspace, needsEmbedder: true, needsReranker: settings.rerank.includes(true), cacheDir: runCacheDir(state),
+      settings, workspace: inputs.workspace, needsEmbedder: gridModelNeeds(settings).embedder, needsReranker: gridModelNeeds(settings).reranker, cacheDir: runCacheDir(state),
       apiKey: params.apiKey, signal: hooks.signal, resident: hooks.resident, onLoad: (ms) => clock.add('models', ms),
     });
     if (writer) writer.run.models = models.describe();
