@@ -1,7 +1,10 @@
 /**
  * Select Embedding Model…: a built-in model, a catalogue model (downloaded now, with its size asked
- * first, progress and cancel), an endpoint model, or a model folder. Trusted workspaces only: a model
- * folder is native code's input and an endpoint receives the corpus's text (SPEC §12 Workspace Trust).
+ * first, progress and cancel), an endpoint model, or a model folder; then "Use only <model>" or "Add
+ * <model> to the grid" (the `embedders` axis, SPEC §5.3), written to the scope that sets the embedders
+ * (folder, else workspace). Trusted workspaces only: a model folder is native code's input and an
+ * endpoint receives the corpus's text (SPEC §12 Workspace Trust). Set Model Endpoint API Key… stores
+ * the key of `modelEndpoint.url`'s origin.
  */
 import { existsSync } from 'node:fs';
 import * as path from 'node:path';
@@ -9,12 +12,15 @@ import * as vscode from 'vscode';
 import { findCatalogueEntry, entryBytes, hubUrl, mb, modelStoreDir, pullModel, redactUrl } from '../../core/models/catalogue';
 import { ENDPOINT_PREFIX } from '../../core/models/embedderSpec';
 import { readSettings, updateSetting } from '../config';
-import { embeddingModelPicks, type ModelAction } from '../modelPicks';
+import { promptForApiKey } from '../endpoints';
+import { embedderChangeChoices, embedderTarget, embeddersAfterPick, embeddingModelPicks, gridEmbedders, valueToWrite, type EmbedderSettings, type ModelAction } from '../modelPicks';
 import type { Spanproof } from '../spanproof';
 import type { CommandTable } from './types';
 
 export const modelCommands = {
   selectEmbeddingModel: (sp) => () => selectEmbeddingModel(sp),
+  /** The key of `modelEndpoint.url`'s origin, for endpoint embedders and rerankers (SecretStorage). */
+  setModelEndpointApiKey: (sp) => () => promptForApiKey(sp.endpoints, 'modelEndpoint.url', sp.primary()?.folder),
 } satisfies CommandTable;
 
 /** The files a model folder needs (SPEC §5: model.onnx or onnx/model.onnx; tokenizer.json or vocab.txt). */
@@ -30,15 +36,39 @@ async function selectEmbeddingModel(sp: Spanproof): Promise<void> {
     return;
   }
   const f = sp.primary();
-  const current = readSettings(f?.folder).embeddingModel;
+  const current = readSettings(f?.folder);
   const store = modelStoreDir();
-  const items = embeddingModelPicks(current, store).map((p) => ({ ...p, kind: p.action.kind === 'separator' ? vscode.QuickPickItemKind.Separator : vscode.QuickPickItemKind.Default }));
+  const items = embeddingModelPicks(gridEmbedders(current), store).map((p) => ({ ...p, kind: p.action.kind === 'separator' ? vscode.QuickPickItemKind.Separator : vscode.QuickPickItemKind.Default }));
   const pick = await vscode.window.showQuickPick(items, { title: 'Spanproof: Select Embedding Model', matchOnDetail: true });
   if (!pick) return;
   const value = await valueFor(pick.action, store, f?.folder);
   if (value === undefined) return;
-  await updateSetting('embeddingModel', value, f?.folder);
-  void vscode.window.showInformationMessage(`Spanproof: embedding model set to ${value || 'the default built-in model'}; the next run re-embeds.`);
+  const choices = embedderChangeChoices(current, value);
+  if (!choices.length) {
+    void vscode.window.showInformationMessage(`Spanproof: ${value || 'the default built-in model'} is already the embedding model.`);
+    return;
+  }
+  const choice = await vscode.window.showQuickPick(choices, { title: `Spanproof: use ${value} alone, or compare it in the grid?` });
+  if (!choice) return;
+  const next = embeddersAfterPick(current, value, choice.change);
+  if ('problem' in next) {
+    void vscode.window.showWarningMessage(`Spanproof: ${next.problem}`);
+    return;
+  }
+  await writeEmbedderSettings(next, f?.folder);
+  void vscode.window.showInformationMessage(next.embedders.length
+    ? `Spanproof: the grid now compares ${next.embedders.length} embedders (${next.embedders.join(', ')}) as dense:<name> / hybrid:<name>; the next run embeds with each.`
+    : `Spanproof: embedding model set to ${value || 'the default built-in model'}; the next run re-embeds.`);
+}
+
+/** Writes `embedders` and `embeddingModel` at one scope (./modelPicks `embedderTarget`), removing a value there when the outer scopes already give it. */
+async function writeEmbedderSettings(next: EmbedderSettings, folder: vscode.WorkspaceFolder | undefined): Promise<void> {
+  const cfg = vscode.workspace.getConfiguration('spanproof', folder?.uri);
+  const scopes = { embedders: cfg.inspect<string[]>('embedders') ?? {}, embeddingModel: cfg.inspect<string>('embeddingModel') ?? {} };
+  const target = embedderTarget([scopes.embedders, scopes.embeddingModel], (vscode.workspace.workspaceFolders?.length ?? 0) > 0);
+  const vsTarget = { folder: vscode.ConfigurationTarget.WorkspaceFolder, workspace: vscode.ConfigurationTarget.Workspace, user: vscode.ConfigurationTarget.Global }[target];
+  await updateSetting('embedders', valueToWrite(next.embedders, scopes.embedders, target), folder, vsTarget);
+  await updateSetting('embeddingModel', valueToWrite(next.embeddingModel, scopes.embeddingModel, target), folder, vsTarget);
 }
 
 /** The setting value an action leads to, or undefined when the user stopped or it failed (already said). */
@@ -105,7 +135,7 @@ async function endpointModel(folder: vscode.WorkspaceFolder | undefined): Promis
   if (!readSettings(folder).modelEndpoint.url) {
     const url = await vscode.window.showInputBox({
       title: 'Spanproof: model endpoint',
-      prompt: 'Base URL of the OpenAI-compatible API (POST {url}/embeddings), e.g. http://localhost:11434/v1. Chunk and question texts are sent there when you run.',
+      prompt: 'Base URL of the OpenAI-compatible API (POST {url}/embeddings), e.g. http://localhost:11434/v1. Chunk and question texts are sent there when you run; a key goes in with Spanproof: Set Model Endpoint API Key….',
       validateInput: (v) => (/^https?:\/\/[^\s/@]+(\/\S*)?$/.test(v.trim()) ? undefined : 'an http:// or https:// URL without user:password@'),
     });
     if (!url) return undefined;
