@@ -17,22 +17,11 @@ import {
   evaluateRun, normalizeMeasure, parseTrecQrels, parseTrecRun, qrelsFromObject, runFromObject,
   type EvaluateRunResult, type TrecQrels, type TrecRun,
 } from '../src/core/metrics/trec';
-import {
-  meteorScore, nltkBrevityPenalty, nltkClosestRefLength, nltkCorpusBleuMulti, nltkCorpusGleu, nltkModifiedPrecision,
-  nltkSentenceGleu, rougeScore, rougeScoreMulti, sacreComputeBleu, sacreCorpusBleu, sacreSentenceBleu, squadCorpusScore, squadScore,
-  type NltkSmoothingMethod, type SacreBleuOptions, type SacreSmoothing, type SacreTokenizer,
-} from '../src/core/metrics/generation';
+import { expectsError, Unsupported, withinTolerance, type CaseResult, type CaseStatus, type Json } from './refcheck-common';
+import { runGenerationCase } from './refcheck-generation';
 
-export type CaseStatus = 'passed' | 'failed' | 'unsupported';
-
-export interface CaseResult {
-  file: string;
-  id: string;
-  kind: 'retrieval' | 'generation';
-  status: CaseStatus;
-  /** Failed: the mismatches; unsupported: why; passed: optional notes (e.g. METEOR without WordNet). */
-  messages: string[];
-}
+export { withinTolerance, type CaseResult, type CaseStatus } from './refcheck-common';
+export { caseScale, sentenceAggregation } from './refcheck-generation';
 
 export interface RefcheckSummary {
   passed: number;
@@ -40,16 +29,6 @@ export interface RefcheckSummary {
   unsupported: number;
   results: CaseResult[];
 }
-
-/** `|actual − expected| ≤ tolerance` (plus 4 ulp of slack so a tolerance of 0 accepts the same double printed differently). */
-export function withinTolerance(actual: number, expected: number, tolerance: number): boolean {
-  if (Number.isNaN(actual)) return false;
-  return Math.abs(actual - expected) <= tolerance + 4 * Number.EPSILON * Math.max(1, Math.abs(expected));
-}
-
-class Unsupported extends Error {}
-
-type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 // ---------------------------------------------------------------------------------------------
 // Retrieval
@@ -70,19 +49,6 @@ function argValue(args: readonly string[] | undefined, flag: string): string | u
     if (args[i].startsWith(flag) && args[i].length > flag.length) return args[i].slice(flag.length);
   }
   return undefined;
-}
-
-/**
- * True when the case expects the reference tool to fail (e.g. a duplicate docno, trec_eval's exit 4):
- * a truthy `expected_error` / `raises` / `error` field, `expected.error`, or a non-zero `*exit_code*` field.
- */
-function expectsError(c: Json): boolean {
-  if (!c || typeof c !== 'object') return false;
-  for (const [k, v] of Object.entries(c as Record<string, unknown>)) {
-    if (/^(expected_error|expected_exception|raises|error)$/.test(k) && v) return true;
-    if (/exit_(code|status)$/.test(k) && typeof v === 'number' && v !== 0) return true;
-  }
-  return Boolean(c.expected && typeof c.expected === 'object' && !Array.isArray(c.expected) && 'error' in c.expected);
 }
 
 function runRetrievalCase(c: Json, file: string): CaseResult {
@@ -160,184 +126,6 @@ function runRetrievalCase(c: Json, file: string): CaseResult {
     throw e;
   }
   if (res.messages.length) res.status = 'failed';
-  return res;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Generation
-
-function parseSmoothing(s: unknown): { method: NltkSmoothingMethod; epsilon?: number; alpha?: number; k?: number } {
-  if (s === undefined || s === null) return { method: 0 };
-  const str = String(s);
-  if (/^none$/i.test(str)) return { method: 0 };
-  const m = /method\s*([0-7])/.exec(str);
-  if (!m) throw new Unsupported(`NLTK smoothing "${str}" not understood`);
-  const num = (name: string): number | undefined => {
-    const r = new RegExp(`${name}\\s*=\\s*([0-9.eE+-]+)`).exec(str);
-    return r ? Number(r[1]) : undefined;
-  };
-  return { method: Number(m[1]) as NltkSmoothingMethod, epsilon: num('epsilon'), alpha: num('alpha'), k: num('k') };
-}
-
-function sacreOptions(p: Json, sentence: boolean): SacreBleuOptions {
-  const o: SacreBleuOptions = {};
-  if (p.tokenize !== undefined) o.tokenize = p.tokenize as SacreTokenizer;
-  if (p.smooth_method !== undefined) o.smoothMethod = p.smooth_method as SacreSmoothing;
-  if (p.smooth_value !== undefined) o.smoothValue = p.smooth_value;
-  if (p.lowercase !== undefined) o.lowercase = Boolean(p.lowercase);
-  if (p.max_ngram_order !== undefined) o.maxNgramOrder = Number(p.max_ngram_order);
-  if (p.use_effective_order !== undefined) o.effectiveOrder = Boolean(p.use_effective_order);
-  else if (sentence) o.effectiveOrder = true;
-  return o;
-}
-
-/** Compares a number or a (nested) object/array of numbers; returns mismatch messages. */
-function compare(actual: unknown, expected: unknown, tol: number, path = ''): string[] {
-  if (typeof expected === 'number') {
-    return typeof actual === 'number' && withinTolerance(actual, expected, tol) ? [] : [`${path || 'value'}: expected ${expected}, got ${JSON.stringify(actual)} (tolerance ${tol})`];
-  }
-  if (Array.isArray(expected)) {
-    if (!Array.isArray(actual) || actual.length !== expected.length) return [`${path || 'value'}: expected ${JSON.stringify(expected)}, got ${JSON.stringify(actual)}`];
-    return expected.flatMap((e, i) => compare(actual[i], e, tol, `${path}[${i}]`));
-  }
-  if (expected && typeof expected === 'object') {
-    return Object.entries(expected as Record<string, unknown>).flatMap(([k, e]) => compare((actual as Record<string, unknown> | undefined)?.[k], e, tol, path ? `${path}.${k}` : k));
-  }
-  return [];
-}
-
-function generationActual(c: Json, notes: string[]): unknown {
-  const p = c.params ?? {};
-  const impl = String(p.impl ?? '');
-  const hyp = c.hypothesis;
-  const refs = c.references;
-  const scale = (v: number): number => (p.scale === '0-1' && impl.startsWith('sacrebleu') ? v / 100 : v);
-  switch (c.metric) {
-    case 'bleu_modified_precision': {
-      const ns: number[] = Array.isArray(p.n) ? p.n : [p.n];
-      const vals = ns.map((n) => nltkModifiedPrecision(refs, hyp, n).value);
-      return Array.isArray(p.n) ? vals : vals[0];
-    }
-    case 'bleu_brevity_penalty': {
-      const refLens: number[] = p.ref_lens ?? refs.map((r: string[]) => r.length);
-      const hypLen: number = p.hyp_len ?? hyp.length;
-      return nltkBrevityPenalty(nltkClosestRefLength(refLens.map((n) => new Array<string>(n).fill('')), hypLen), hypLen);
-    }
-    case 'bleu_from_stats': {
-      const r = sacreComputeBleu(p.correct, p.total, p.sys_len, p.ref_len, { smoothMethod: p.smooth_method ?? 'none', smoothValue: p.smooth_value, effectiveOrder: Boolean(p.use_effective_order), maxNgramOrder: p.max_ngram_order ?? p.correct.length });
-      return scale(r.score);
-    }
-    case 'bleu': {
-      if (impl.startsWith('nltk')) {
-        if (p.tokenized === false) throw new Unsupported('NLTK BLEU on untokenised strings');
-        const sm = parseSmoothing(p.smoothing);
-        const weights: number[][] = Array.isArray(p.weights?.[0]) ? p.weights : [p.weights ?? [0.25, 0.25, 0.25, 0.25]];
-        const opts = { smoothing: sm.method, epsilon: sm.epsilon, alpha: sm.alpha, k: sm.k, autoReweigh: Boolean(p.auto_reweigh) };
-        const corpus = c.level === 'corpus';
-        const vals = nltkCorpusBleuMulti(corpus ? refs : [refs], corpus ? hyp : [hyp], weights, opts);
-        notes.push(`NLTK BLEU, smoothing method${sm.method}, pre-tokenised`);
-        return Array.isArray(p.weights?.[0]) ? vals : vals[0];
-      }
-      if (impl.startsWith('sacrebleu')) {
-        const sentence = c.level === 'sentence';
-        const methods: SacreSmoothing[] = typeof p.smooth_method === 'string' && p.smooth_method.includes('(all)')
-          ? ['exp', 'none', 'floor', 'add-k'] : [p.smooth_method ?? 'exp'];
-        const vals = methods.map((m) => {
-          const o = { ...sacreOptions({ ...p, smooth_method: m }, sentence) };
-          const r = sentence ? sacreSentenceBleu(hyp, refs, o) : sacreCorpusBleu(hyp, refs, o);
-          notes.push(`sacreBLEU ${r.signature}`);
-          return scale(r.score);
-        });
-        if (methods.length > 1) {
-          const e = Number(c.expected);
-          const tol = Number(c.tolerance ?? 0);
-          const bad = vals.find((v) => !withinTolerance(v, e, tol));
-          return bad ?? vals[0];
-        }
-        return vals[0];
-      }
-      if (/t5/i.test(impl)) {
-        // T5 `t5.evaluation.metrics.bleu`: sacrebleu.corpus_bleu(tokenize="intl", smooth exp, value 0.0, no effective order), 0–100.
-        const r = sacreCorpusBleu(hyp, refs, { tokenize: p.tokenize ?? 'intl', smoothMethod: 'exp', smoothValue: 0, effectiveOrder: false, lowercase: false });
-        notes.push(`T5 bleu = sacreBLEU ${r.signature}`);
-        return c.expected && typeof c.expected === 'object' ? { bleu: r.score } : r.score;
-      }
-      throw new Unsupported(`BLEU implementation "${impl}" not known`);
-    }
-    case 'rouge': {
-      const types: string[] = p.rouge_types ?? ['rouge1', 'rouge2', 'rougeL', 'rougeLsum'];
-      const useStemmer = Boolean(p.use_stemmer);
-      if (c.level === 'corpus') {
-        // T5 `t5.evaluation.metrics.rouge`: " . " → " .\n" before scoring, mean F1 × 100 (bootstrap mid = mean for these cases).
-        const prep = (s: string): string => s.split(' . ').join(' .\n');
-        const sums: Record<string, number> = Object.fromEntries(types.map((t) => [t, 0]));
-        hyp.forEach((h: string, i: number) => {
-          const s = rougeScore(prep(refs[i][0]), prep(h), { rougeTypes: types, useStemmer });
-          for (const t of types) sums[t] += s[t].fmeasure;
-        });
-        notes.push('T5 corpus ROUGE: mean of per-item F1 ×100 (T5 reports the bootstrap median of the mean; equal for these inputs)');
-        return Object.fromEntries(types.map((t) => [t, (100 * sums[t]) / Math.max(hyp.length, 1)]));
-      }
-      if (p.split_summaries) throw new Unsupported('rougeLsum with split_summaries=True needs NLTK punkt sentence splitting, which is not reproduced (sentences are split on newlines only)');
-      if (refs.length !== 1) {
-        notes.push('rouge_score score_multi: best F-measure over targets');
-        return rougeScoreMulti(refs, hyp, { rougeTypes: types, useStemmer });
-      }
-      return rougeScore(refs[0], hyp, { rougeTypes: types, useStemmer });
-    }
-    case 'meteor': {
-      const lowercase = !(typeof p.preprocess === 'string' && /\b(none|identity)\b|lambda x: x\b/i.test(p.preprocess));
-      const r = meteorScore(refs, hyp, { alpha: p.alpha, beta: p.beta, gamma: p.gamma, lowercase });
-      notes.push('METEOR exact + Porter-stem stages; WordNet synonym stage not run (no WordNet offline)');
-      return r.score;
-    }
-    case 'gleu': {
-      const o = { minLen: p.min_len ?? 1, maxLen: p.max_len ?? 4 };
-      return c.level === 'corpus' ? nltkCorpusGleu(refs, hyp, o) : nltkSentenceGleu(refs, hyp, o);
-    }
-    case 'token_f1_em': {
-      if (c.level === 'corpus') {
-        const x100 = /x100/.test(impl) || p.scale === '0-100';
-        const r = squadCorpusScore(hyp, refs, 'v1.1');
-        const k = x100 ? 100 : 1;
-        return { em: r.em * k, f1: r.f1 * k, per_item_f1: r.perItem.map((x) => x.f1) };
-      }
-      const v1 = squadScore(hyp, refs, 'v1.1');
-      const v2 = squadScore(hyp, refs, 'v2.0');
-      return { 'f1_squad_v1.1': v1.f1, 'f1_squad_v2.0': v2.f1, f1: v1.f1, em: v1.em };
-    }
-    default:
-      throw new Unsupported(`metric "${c.metric}" is not implemented`);
-  }
-}
-
-function runGenerationCase(c: Json, file: string): CaseResult {
-  const res: CaseResult = { file, id: String(c.id), kind: 'generation', status: 'passed', messages: [] };
-  const notes: string[] = [];
-  if (expectsError(c) || (typeof c.expected === 'string' && /error/i.test(c.expected))) {
-    try {
-      generationActual(c, notes);
-      return { ...res, status: 'failed', messages: ['expected an error (as the reference implementation), but scoring succeeded'] };
-    } catch (e) {
-      if (e instanceof Unsupported) return { ...res, status: 'unsupported', messages: [e.message] };
-      return { ...res, messages: [`error as expected: ${(e as Error).message}`] };
-    }
-  }
-  try {
-    const actual = generationActual(c, notes);
-    const tol = Number(c.tolerance ?? 0);
-    const mism = compare(actual, c.expected ?? c.expected_full_precision, tol);
-    if (mism.length) {
-      res.status = 'failed';
-      res.messages.push(...mism);
-    } else {
-      res.messages.push(...new Set(notes));
-    }
-  } catch (e) {
-    if (e instanceof Unsupported) return { ...res, status: 'unsupported', messages: [e.message] };
-    res.status = 'failed';
-    res.messages.push(`threw: ${(e as Error).message}`);
-  }
   return res;
 }
 
