@@ -34,7 +34,7 @@ export function progressPrinter(json: boolean, now: () => number = Date.now): { 
   const tty = process.stderr.isTTY && !json;
   const start = now();
   let lastLine = 0;
-  let lastStage = '';
+  let lastWords = '';
   let width = 0;
   return {
     update(done, total, stage) {
@@ -43,9 +43,10 @@ export function progressPrinter(json: boolean, now: () => number = Date.now): { 
       if (tty) {
         writeProgress(`\r${line.padEnd(width)}`);
         width = Math.max(width, line.length);
-      } else if (stage !== lastStage || now() - lastLine > 2000) {
+      } else if (describeStage(stage) !== lastWords || now() - lastLine > 2000) {
+        // A new line when the words change (chunk:x and index:x read the same) or every 2 s.
         lastLine = now();
-        lastStage = stage;
+        lastWords = describeStage(stage);
         process.stderr.write(`progress ${line}\n`);
       }
     },

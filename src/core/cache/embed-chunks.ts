@@ -6,28 +6,29 @@
 import type { Chunk } from '../types';
 import { SpanproofError } from '../errors';
 import type { EmbeddingCache } from './embeddings';
+import type { EmbedProgress } from '../models/types';
 
 /** What this needs from an embedder; the models' `TextEmbedder` satisfies it. */
 export interface ChunkEmbedder {
   readonly id: string;
   readonly dim: number;
-  embed(texts: readonly string[]): Promise<Float32Array>;
+  embed(texts: readonly string[], onProgress?: EmbedProgress): Promise<Float32Array>;
 }
 
 /**
  * Returns the chunks.length × embedder.dim matrix (row i = chunks[i]) of L2-normalised embeddings.
  * `docSha` maps a chunk's source to its document's SHA-256 (CorpusDocument.sha256).
  * `chunkerKey` is `chunkerConfigKey(...)` (for `semantic`, include the embedder id in it too).
- * Without a cache, embeds every chunk text in one call.
+ * Without a cache, embeds every chunk text in one call. `onProgress` goes to the embedder (rows of the texts it computes).
  * Throws SpanproofError('invariant') when a chunk's source has no document hash.
  */
 export async function embedChunksCached(chunks: readonly Chunk[], docSha: ReadonlyMap<string, string>, chunkerKey: string,
-  embedder: ChunkEmbedder, cache?: EmbeddingCache): Promise<Float32Array> {
+  embedder: ChunkEmbedder, cache?: EmbeddingCache, onProgress?: EmbedProgress): Promise<Float32Array> {
   const dim = embedder.dim;
   const out = new Float32Array(chunks.length * dim);
   if (chunks.length === 0) return out;
   if (!cache) {
-    out.set(await embedder.embed(chunks.map((c) => c.text)));
+    out.set(await embedder.embed(chunks.map((c) => c.text), onProgress));
     return out;
   }
   // group chunk indexes by source (any order of chunks works)
@@ -54,7 +55,7 @@ export async function embedChunksCached(chunks: readonly Chunk[], docSha: Readon
   if (missing.length > 0) {
     const all = missing.flatMap((m) => m.texts);
     cache.stats.computedTexts += all.length;
-    const v = await embedder.embed(all);
+    const v = await embedder.embed(all, onProgress);
     if (v.length !== all.length * dim) throw new SpanproofError('invariant', `embedder ${embedder.id} returned ${v.length} floats for ${all.length} × ${dim}.`);
     let at = 0;
     for (const m of missing) {

@@ -100,16 +100,27 @@ function denseEmbedders(configs: readonly BuiltinConfigPlan[]): string[] {
 }
 
 /**
- * The engine's work units: per chunker 2 stage units (chunk, index) + one embed unit per embedder its
- * dense configs use (at least one), + one per (question, config) — with `only` (a shard), its chunkers and questions.
+ * Work units of one chunker before scoring, so the bar moves while it chunks and embeds (#16 item 18):
+ * one per document chunked, one for the BM25 index, and one per document for each embedder its dense
+ * configs use (moved by the embedder's batches; one unit when no config is dense).
  */
-export function engineTotal(settings: Parameters<typeof planConfigs>[0], questions: number, only?: ReadonlyMap<string, ReadonlySet<string>>): number {
+function buildUnits(mine: readonly BuiltinConfigPlan[], documents: number): { chunk: number; embedEach: number; total: number } {
+  const d = Math.max(1, documents);
+  const dense = denseEmbedders(mine).length;
+  return { chunk: d, embedEach: dense ? d : 1, total: d + 1 + (dense ? dense * d : 1) };
+}
+
+/**
+ * The engine's work units: per chunker its {@link buildUnits} + one per (question, config) — with
+ * `only` (a shard), its chunkers and questions. `documents`: the corpus's document count.
+ */
+export function engineTotal(settings: Parameters<typeof planConfigs>[0], questions: number, only: ReadonlyMap<string, ReadonlySet<string>> | undefined, documents: number): number {
   const configs = planConfigs(settings);
   let units = 0;
   for (const chunker of new Set(configs.map((c) => c.chunker))) {
     if (only && !only.has(chunker)) continue;
     const mine = configs.filter((c) => c.chunker === chunker);
-    units += 2 + Math.max(1, denseEmbedders(mine).length) + mine.length * (only ? only.get(chunker)!.size : questions);
+    units += buildUnits(mine, documents).total + mine.length * (only ? only.get(chunker)!.size : questions);
   }
   return units;
 }
@@ -180,6 +191,8 @@ interface ChunkerIndexSet {
 async function buildChunker(ctx: EngineContext, chunker: ChunkerId, mine: readonly BuiltinConfigPlan[], st: ChunkerStage): Promise<{ indexes: ChunkerIndexSet; built: boolean }> {
   const { progress, embedder, settings } = ctx;
   await progress.setStage(`chunk:${chunker}`);
+  const units = buildUnits(mine, ctx.documents.length);
+  const chunked = progress.part(units.chunk);
   const key = chunkIndexKey(chunker, settings.chunkerParams, embedder.id);
   const memoOf = (e: TextEmbedder) => (ctx.corpusKey ? `${ctx.corpusKey}|${key}|${e.id}` : null);
   const memoKey = memoOf(embedder);
@@ -188,10 +201,13 @@ async function buildChunker(ctx: EngineContext, chunker: ChunkerId, mine: readon
     st.chunks = memo.chunks;
     st.cachedDocs = ctx.documents.length;
   } else {
-    const c = await chunkStage({ documents: ctx.documents, chunker, params: settings.chunkerParams, key, embedder, store: ctx.caches?.chunks, onDocument: () => progress.tick() });
+    let n = 0;
+    const onDocument = (): Promise<void> => (chunked.to(++n / ctx.documents.length), progress.tick());
+    const c = await chunkStage({ documents: ctx.documents, chunker, params: settings.chunkerParams, key, embedder, store: ctx.caches?.chunks, onDocument });
     Object.assign(st, { chunks: c.chunks, cachedDocs: c.cachedDocs, chunkMs: c.ms });
   }
-  await progress.tick(1);
+  chunked.finish();
+  await progress.tick();
   await progress.setStage(`index:${chunker}`);
   const names = denseEmbedders(mine);
   const out: ChunkerIndexSet = { bm25: null, dense: new Map() };
@@ -201,7 +217,7 @@ async function buildChunker(ctx: EngineContext, chunker: ChunkerId, mine: readon
     const mk = memoOf(emb);
     const m = mk ? ctx.caches?.stages?.get(mk) : undefined;
     const ix = await indexStage({
-      chunks: st.chunks, chunker, key, embedder: emb, memo: m, progress,
+      chunks: st.chunks, chunker, key, embedder: emb, memo: m, progress, embedUnits: units.embedEach,
       needsBm25: i === 0 && mine.some((c) => c.kind !== 'dense'),
       needsDense: name !== null,
       docSha: ctx.docSha, cacheDir: ctx.caches?.bm25Dir, embeddings: ctx.caches?.embeddings,
@@ -265,7 +281,7 @@ export async function runChunker(ctx: EngineContext, chunker: ChunkerId): Promis
   } catch (e) {
     if ((e as SpanproofError).code === 'cancelled') throw e;
     st.error = `chunker ${chunker} failed: ${(e as Error).message}`;
-    progress.done = doneAtStart + 2 + Math.max(1, denseEmbedders(mine).length) + mine.length * questions.length;
+    progress.done = doneAtStart + buildUnits(mine, ctx.documents.length).total + mine.length * questions.length;
     const failed = mine.flatMap((c) => questions.map((q): ItemRecord => ({ question: q.id, config: c.id, chunker, retriever: c.retriever, rerank: c.rerank, status: 'failed', error: st.error, pool: [], final: [], retrieveMs: 0, rerankMs: 0, scores: null })));
     return { stage: st, items: failed, built: true };
   }

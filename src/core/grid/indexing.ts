@@ -34,6 +34,8 @@ export interface IndexInput {
   /** Indexes already built for these chunks (a resident worker's memo): reused, not rebuilt. */
   memo?: StageMemo;
   progress: RunProgress;
+  /** Work units of the embedding (moved by the embedder's batches; all of them when nothing is embedded); default 1. */
+  embedUnits?: number;
 }
 
 export interface ChunkerIndexes {
@@ -45,10 +47,11 @@ export interface ChunkerIndexes {
   embedMs: number;
 }
 
-function startEmbedding(input: IndexInput): Promise<Float32Array> | null {
+function startEmbedding(input: IndexInput, part: ReturnType<RunProgress['part']>): Promise<Float32Array> | null {
   if (!input.needsDense || input.memo?.dense) return null;
   const emb = input.embedder!;
-  const p = input.embeddings ? embedChunksCached(input.chunks, input.docSha, input.key, emb, input.embeddings) : emb.embed(input.chunks.map((c) => c.text));
+  const onProgress = (done: number, total: number): Promise<void> => (part.to(total > 0 ? done / total : 1), input.progress.tick());
+  const p = input.embeddings ? embedChunksCached(input.chunks, input.docSha, input.key, emb, input.embeddings, onProgress) : emb.embed(input.chunks.map((c) => c.text), onProgress);
   p.catch(() => undefined); // awaited below; avoid an unhandled rejection if BM25 throws first
   return p;
 }
@@ -59,7 +62,8 @@ function startEmbedding(input: IndexInput): Promise<Float32Array> | null {
  */
 export async function indexStage(input: IndexInput): Promise<ChunkerIndexes> {
   const t = performance.now();
-  const matrix = startEmbedding(input);
+  const embedded = input.progress.part(input.embedUnits ?? 1);
+  const matrix = startEmbedding(input, embedded);
   const tb = performance.now();
   let bm25: Bm25Index | null = null;
   if (input.needsBm25) {
@@ -72,7 +76,8 @@ export async function indexStage(input: IndexInput): Promise<ChunkerIndexes> {
     }
   }
   const bm25Ms = performance.now() - tb;
-  input.progress.advanceWithoutYield(1, `embed:${input.chunker}`);
+  input.progress.advanceWithoutYield(0, `embed:${input.chunker}`);
   const dense = input.needsDense ? (input.memo?.dense ?? new DenseIndex(await matrix!, input.embedder!.dim)) : null;
+  embedded.finish();
   return { bm25, dense, bm25Ms, embedMs: performance.now() - t };
 }

@@ -80,6 +80,20 @@ export class RunProgress {
     this.report();
   }
 
+  /**
+   * A stage worth `units` work units whose own progress is a fraction: `to(f)` moves `done` to `f`
+   * (0–1) of them (never back), `finish()` adds what is left — so the stage always adds exactly
+   * `units`, however often (or never) it reported. Reports happen at the next `tick`/`setStage`.
+   */
+  part(units: number): { to(f: number): void; finish(): void } {
+    let given = 0;
+    const give = (u: number): void => {
+      if (u > given) this.done += u - given;
+      given = Math.max(given, u);
+    };
+    return { to: (f) => give(Math.min(units, Math.floor(units * Math.max(0, f)))), finish: () => give(units) };
+  }
+
   /** A full garbage collection when the host exposes `gc` (no-op otherwise). */
   collect(): void {
     if (!this.gc) return;

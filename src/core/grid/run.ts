@@ -73,9 +73,9 @@ interface RunState {
 
 /** Creates the run directory and writes run.json `running`, so a crash or cancel still leaves a record. */
 /** Work units of the run (all, or its shard's). */
-function runTotal(settings: RunSettings, questions: number, only?: ReadonlyMap<string, ReadonlySet<string>>): number {
+function runTotal(settings: RunSettings, questions: number, documents: number, only?: ReadonlyMap<string, ReadonlySet<string>>): number {
   const ext = only ? planExternalConfigs(settings).reduce((t, c) => t + (only.get(c.id)?.size ?? 0), 0) : externalTotal(settings, questions);
-  return engineTotal(settings, questions, only) + ext;
+  return engineTotal(settings, questions, only, documents) + ext;
 }
 
 function startRun(params: GridRunParams, settings: RunSettings, inputs: RunInputs, only?: ReadonlyMap<string, ReadonlySet<string>>): RunWriter {
@@ -83,7 +83,7 @@ function startRun(params: GridRunParams, settings: RunSettings, inputs: RunInput
     workspace: inputs.workspace, runsRoot: params.runsRoot, outDir: params.outDir,
     inputsKey: stableStringify({ settings, corpusHash: inputs.corpusHash, groundTruthHash: inputs.groundTruthHash }),
     init: {
-      status: 'running', progress: { finished: 0, total: runTotal(settings, inputs.questions.length, only) }, error: null,
+      status: 'running', progress: { finished: 0, total: runTotal(settings, inputs.questions.length, inputs.corpus.documents.length, only) }, error: null,
       startedAt: new Date().toISOString(), endedAt: null, toolVersion: VERSION, settings, workspace: inputs.workspace,
       groundTruthFile: inputs.groundTruthFile, corpusHash: inputs.corpusHash, groundTruthHash: inputs.groundTruthHash,
       acceptance: inputs.acceptance, seed: settings.bootstrap.seed,
@@ -137,7 +137,7 @@ function runCacheDir(s: RunState): string {
 async function engineStage(s: RunState, models: RunModels): Promise<{ out: EngineOutput; total: number }> {
   const { params, hooks, settings, inputs } = s;
   const caches = openRunCaches(runCacheDir(s), models.embedder!, models.reranker, hooks.resident);
-  const progress = new RunProgress(runTotal(settings, inputs.questions.length, s.only), (p) => {
+  const progress = new RunProgress(runTotal(settings, inputs.questions.length, inputs.corpus.documents.length, s.only), (p) => {
     hooks.onProgress?.(p);
     s.writer?.progress(p);
   }, hooks.signal);

@@ -8,7 +8,7 @@ import { SpanproofError } from '../errors';
 import { type ModelFolder, type Pooling, openModelFolder } from './folder';
 import { createSession, feedsFor, orderByLength, runSession } from './session';
 import type { EncodedRow, ModelTokenizer } from './tokenizer';
-import type { ModelOptions, TextEmbedder } from './types';
+import type { EmbedProgress, ModelOptions, TextEmbedder } from './types';
 import { countOnnxParameters } from './parameters';
 
 /** Outputs that already hold one vector per text (sentence-transformers ONNX exports, our static model). */
@@ -102,7 +102,7 @@ export class OnnxEmbedder implements TextEmbedder {
     return this.folder.tokenizer.countTokens(text);
   }
 
-  async embed(texts: readonly string[]): Promise<Float32Array> {
+  async embed(texts: readonly string[], onProgress?: EmbedProgress): Promise<Float32Array> {
     this.assertOpen();
     // Tokenised in slices that yield to the event loop every ~25 ms (a large chunk set took 300–900 ms
     // of tokenising before the first await, stalling progress and cancel, SPEC §6). The batches are
@@ -117,11 +117,11 @@ export class OnnxEmbedder implements TextEmbedder {
         since = performance.now();
       }
     }
-    return this.embedRows(rows);
+    return this.embedRows(rows, onProgress);
   }
 
-  /** Embeds pre-tokenised rows (batched, length-sorted); rows with no content tokens stay zero. */
-  async embedRows(rows: readonly EncodedRow[]): Promise<Float32Array> {
+  /** Embeds pre-tokenised rows (batched, length-sorted); rows with no content tokens stay zero. `onProgress` as in `embed`. */
+  async embedRows(rows: readonly EncodedRow[], onProgress?: EmbedProgress): Promise<Float32Array> {
     this.assertOpen();
     const result = new Float32Array(rows.length * this.dim);
     const live = orderByLength(rows.map((r) => r.ids.length)).filter((i) => rows[i].contentTokens > 0);
@@ -129,6 +129,7 @@ export class OnnxEmbedder implements TextEmbedder {
       const idx = live.slice(s, s + this.batchSize);
       const vecs = await this.runRows(idx.map((i) => rows[i]));
       idx.forEach((i, b) => result.set(vecs.subarray(b * this.dim, (b + 1) * this.dim), i * this.dim));
+      await onProgress?.(Math.min(s + this.batchSize, live.length), live.length);
     }
     return result;
   }

@@ -4,6 +4,9 @@
  */
 
 /** A sentence embedder: text → one L2-normalised vector per text. */
+/** Called by `TextEmbedder.embed` after each batch: `done` of `total` rows embedded. */
+export type EmbedProgress = (done: number, total: number) => void | Promise<void>;
+
 export interface TextEmbedder {
   /**
    * Stable identifier used in cache keys: `<kind>:<folder name>@<first 16 hex of SHA-256 over the
@@ -19,8 +22,10 @@ export interface TextEmbedder {
    * `texts[i]`. Every row has L2 norm 1, except that a text with no known token (empty, whitespace
    * only, or every token out of vocabulary for a static model) gives an all-zero row, whose dot product
    * with anything is 0. Throws SpanproofError('model') if the session fails.
+   * `onProgress(done, total)`, when given, is awaited after each batch with the rows embedded so far
+   * (progress display and cancel; an error it throws ends the call). The numbers do not depend on it.
    */
-  embed(texts: readonly string[]): Promise<Float32Array>;
+  embed(texts: readonly string[], onProgress?: EmbedProgress): Promise<Float32Array>;
   /**
    * Number of tokens this model's tokenizer produces for `text`, without special tokens
    * ([CLS]/[SEP]) and without truncation — the context cost of the text for this model.

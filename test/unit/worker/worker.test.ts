@@ -27,7 +27,8 @@ test('grid.run in the worker streams progress and returns the results', async ()
     const engine = seen.filter((p) => p.stage.includes(':'));
     assert.ok(engine.length >= 1);
     const total = engine[engine.length - 1].total;
-    assert.equal(total, 3 + 2 * 10, 'engine total = 3 stage units + configs × questions');
+    // samples/fastapi-mini: 4 documents; BM25 only, so 4 chunked + 1 index + 1 (no embedding) + configs × questions.
+    assert.equal(total, 4 + 1 + 1 + 2 * 10, 'engine total = build units + configs × questions');
     assert.ok(seen.every((p) => p.done <= p.total && typeof p.stage === 'string'));
   } finally {
     await client.dispose();

@@ -13,7 +13,7 @@
  */
 import { createHash } from 'node:crypto';
 import { SpanproofError } from '../../errors';
-import type { TextEmbedder } from '../types';
+import type { EmbedProgress, TextEmbedder } from '../types';
 import { EndpointCache, sha256Bytes } from './cache';
 import type { ModelEndpoint } from './connection';
 import { MalformedReply, requestWithRetries } from './request';
@@ -86,9 +86,15 @@ class EndpointEmbedder implements TextEmbedder {
 
   async dispose(): Promise<void> {}
 
-  async embed(texts: readonly string[]): Promise<Float32Array> {
+  async embed(texts: readonly string[], onProgress?: EmbedProgress): Promise<Float32Array> {
     const { batches, keys } = this.cache.missing(texts, sha256Bytes, this.batchSize, () => this.o.connection.ledger.cached(this.o.model), true);
-    await Promise.all(batches.map((b) => this.fetchBatch(b, keys)));
+    let fetched = 0;
+    const total = batches.reduce((n, b) => n + b.length, 0);
+    await Promise.all(batches.map(async (b) => {
+      await this.fetchBatch(b, keys);
+      fetched += b.length;
+      await onProgress?.(fetched, total);
+    }));
     if (texts.length === 0) return new Float32Array(0);
     const dim = this.dim;
     const out = new Float32Array(texts.length * dim);
