@@ -8,6 +8,7 @@ import * as vscode from 'vscode';
 import { isDraft, lineAt, lineStarts, type EvidenceResolution } from '../core/groundtruth';
 import type { GroundTruthStore } from './store';
 import type { RunsModel } from './runsModel';
+import { evidenceHoverMarkdown } from './hoverText';
 
 /** Identifies one evidence item: question id + index in its evidence list. */
 export interface EvidenceRef {
@@ -215,20 +216,7 @@ export class EditorSurfaces implements vscode.Disposable {
     const md = new vscode.MarkdownString(undefined, true);
     md.isTrusted = { enabledCommands: ['spanproof.runEvaluationForQuestion', 'spanproof.showResults'] };
     const runs = this.runs(hit.store);
-    for (const s of spans) {
-      md.appendMarkdown(`**Spanproof evidence** · \`${s.ref.questionId}\`\n\n`);
-      md.appendText(s.question);
-      md.appendMarkdown('\n\n');
-      const st = runs?.statusOf(s.ref.questionId);
-      if (!st) md.appendMarkdown('_No run has scored this question yet._\n\n');
-      else {
-        md.appendMarkdown(`Latest run: hit@${runs?.k} in **${st.hits}/${st.scored}** configs\n\n| config | result |\n|---|---|\n`);
-        for (const c of st.perConfig) md.appendMarkdown(`| \`${c.config}\` | ${c.failed ? '⚠ failed' : c.hit ? '✓ hit' : `✗ ${c.cause ?? 'miss'}`} |\n`);
-        md.appendMarkdown('\n');
-      }
-      const args = encodeURIComponent(JSON.stringify([s.ref.questionId]));
-      md.appendMarkdown(`[Run this question](command:spanproof.runEvaluationForQuestion?${args}) · [Show results](command:spanproof.showResults)\n\n`);
-    }
+    md.appendMarkdown(evidenceHoverMarkdown(spans.map((s) => ({ questionId: s.ref.questionId, question: s.question })), runs?.k, (id) => runs?.statusOf(id)));
     const first = spans[0];
     return new vscode.Hover(md, new vscode.Range(doc.positionAt(first.start), doc.positionAt(first.end)));
   }

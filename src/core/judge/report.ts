@@ -5,6 +5,7 @@
  */
 import type { AnswersData } from './types';
 import { JUDGE_METRICS, type AnswerRecord, type JudgeMetric, type LedgerFile } from './types';
+import { markdownCode, markdownText } from '../report/escape';
 
 /** Reasons of the unmeasured items of one config and metric, with counts, most frequent first. */
 export function unmeasuredReasons(records: readonly AnswerRecord[], config: string, metric: JudgeMetric): Array<[reason: string, count: number]> {
@@ -24,17 +25,17 @@ export function answersMarkdown(d: AnswersData | null): string[] {
   if (!d || !d.summary) return [];
   const s = d.summary;
   const o: string[] = ['', '## Answers (LLM judges)', ''];
-  o.push(`- generator **${s.generatorModel}**, judge **${s.judgeModel}** at \`${s.endpoint}\`${s.repeats > 1 ? `; ${s.repeats} repeats per judgement` : ''}${s.status === 'cancelled' ? '; **cancelled** (answers finished before the cancel)' : ''}${s.status === 'failed' ? `; **failed**: ${s.error ?? 'the endpoint stopped the run'} (answers finished before the failure)` : ''}`);
+  o.push(`- generator **${markdownText(s.generatorModel)}**, judge **${markdownText(s.judgeModel)}** at ${markdownCode(s.endpoint)}${s.repeats > 1 ? `; ${s.repeats} repeats per judgement` : ''}${s.status === 'cancelled' ? '; **cancelled** (answers finished before the cancel)' : ''}${s.status === 'failed' ? `; **failed**: ${markdownText(s.error ?? 'the endpoint stopped the run')} (answers finished before the failure)` : ''}`);
   if (s.sameModel) o.push('- **Warning: the same model generated and judged these answers** — judges favour their own output.');
   if (d.ledger) o.push(`- ledger: ${d.ledger.requests} request(s), ${d.ledger.cachedResponses} from the cache, ${d.ledger.promptTokens} prompt + ${d.ledger.completionTokens} completion tokens${d.ledger.cost !== undefined ? `, cost ${d.ledger.cost.toFixed(4)}` : ''}`);
-  o.push(`- prompts: ${Object.values(s.prompts).map((v) => `\`${v}\``).join(', ')}`, '');
+  o.push(`- prompts: ${Object.values(s.prompts).map((v) => markdownCode(v)).join(', ')}`, '');
   const metrics = JUDGE_METRICS.filter((m) => m in (s.configs[0]?.metrics ?? {}));
-  o.push(`| metric | ${s.configs.map((c) => c.id).join(' | ')} |`, `|---|${s.configs.map(() => '---').join('|')}|`);
+  o.push(`| metric | ${s.configs.map((c) => markdownText(c.id)).join(' | ')} |`, `|---|${s.configs.map(() => '---').join('|')}|`);
   for (const m of metrics) o.push(`| ${m} | ${s.configs.map((c) => { const a = c.metrics[m]; return `${a.mean === null ? '—' : `${f(a.mean)} [${f(a.lo)}, ${f(a.hi)}]`} (${a.measured}/${a.total})`; }).join(' | ')} |`);
   o.push(`| r(coverage@5, ${s.correlation.y}) | ${s.configs.map((c) => `${f(c.correlation.r)} [${f(c.correlation.lo)}, ${f(c.correlation.hi)}] n=${c.correlation.n}`).join(' | ')} |`, '');
   o.push(`Pooled r(coverage@5, ${s.correlation.y}) = ${f(s.correlation.pooled.r)} [${f(s.correlation.pooled.lo)}, ${f(s.correlation.pooled.hi)}], n = ${s.correlation.pooled.n}. Means are over measured items only; unmeasured items (timeouts, refusals, unreadable replies, no reference answer) are counted in the total, never as 0.`, '');
   const un: string[] = [];
-  for (const c of s.configs) for (const m of metrics) for (const [reason, n] of unmeasuredReasons(d.records, c.id, m)) un.push(`- ${c.id} · ${m}: ${n}× ${reason}`);
+  for (const c of s.configs) for (const m of metrics) for (const [reason, n] of unmeasuredReasons(d.records, c.id, m)) un.push(`- ${markdownText(c.id)} · ${m}: ${n}× ${markdownText(reason)}`);
   if (un.length) o.push('### Unmeasured items (reasons)', '', ...un, '');
   return o;
 }

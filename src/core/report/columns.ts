@@ -13,6 +13,8 @@ export interface Column {
   /** Right-aligned (numbers). */
   num: boolean;
   cell: (r: ReportRow) => string;
+  /** The cell carries a run's string (a config id): Markdown escapes it as text (./escape.ts). */
+  runText?: true;
 }
 
 const pHolm = (p: number | null | undefined): string => (p === null || p === undefined ? '—' : p < 0.001 ? '<0.001' : p.toFixed(3));
@@ -27,7 +29,7 @@ export function rankingColumns(m: ReportModel): Column[] {
   const q = metricLabel(m.metric);
   return [
     { head: '#', num: true, cell: (r) => String(r.ranking?.rank ?? '-') },
-    { head: 'config', num: false, cell: (r) => r.config.id + (r.config.id === m.recommended ? ' ★' : '') },
+    { head: 'config', num: false, runText: true, cell: (r) => r.config.id + (r.config.id === m.recommended ? ' ★' : '') },
     { head: `${q} = score [95% CI]`, num: true, cell: (r) => ci(r.config.metrics[m.metric]) },
     { head: 'MRR', num: true, cell: (r) => f3(r.config.metrics.mrr?.mean) },
     { head: `nDCG@${k}`, num: true, cell: (r) => f3(r.config.metrics[`ndcg@${k}`]?.mean) },

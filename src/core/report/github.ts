@@ -12,21 +12,13 @@
  */
 import { metricDef, metricLabel } from '../metrics/registry';
 import type { ConfigResult, QuestionRecord, RunData } from '../runs/types';
+import { markdownCode, markdownText } from './escape';
 
-/** A run's string as inert GitHub Markdown text (one line; table-safe). */
-export function githubText(s: string): string {
-  return s
-    .replace(/[\r\n\t]+/g, ' ')
-    .replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;')
-    .replace(/[\\`*_[\]#|~]/g, (c) => `\\${c}`)
-    .replace(/@/g, '@&#8203;')
-    .replace(/:\/\//g, '&#58;//');
-}
+/** A run's string as inert GitHub Markdown text (one line; table-safe): {@link markdownText}. */
+export const githubText = markdownText;
 
-/** A run's string inside a code span (`…`): no Markdown or mention is processed there; backticks, lines and `|` are made safe. */
-export function githubCode(s: string): string {
-  return `\`${s.replace(/[\r\n\t]+/g, ' ').replace(/`/g, "'").replace(/\|/g, '\\|')}\``;
-}
+/** A run's string inside a code span (`…`), table-safe: {@link markdownCode}. */
+export const githubCode = markdownCode;
 
 const n3 = (x: number | null | undefined): string => (x === null || x === undefined || !Number.isFinite(x) ? 'n/a' : x.toFixed(3));
 const signed = (x: number): string => (x >= 0 ? `+${n3(x)}` : n3(x));

@@ -6,6 +6,7 @@
  */
 import type { MeanCI } from '../stats';
 import type { InjectionStudy } from '../safety/types';
+import { markdownCode, markdownText } from './escape';
 
 const f = (x: number | null | undefined) => (x === null || x === undefined || !Number.isFinite(x) ? '—' : x.toFixed(3));
 const ci = (m: MeanCI | undefined) => (m ? `${f(m.mean)} [${f(m.lo)}, ${f(m.hi)}]` : '—');
@@ -46,7 +47,7 @@ export function injectionMarkdown(s: InjectionStudy | null | undefined): string[
     ...injectionSummaryMarkdown(s),
     '### By config', '', ...mdTable(t, 'config', t.configs), '',
     '### Canaries', '', '| id | kind | length | placement | source | [start, end) in the copy |', '|---|---|---|---|---|---|',
-    ...s.canaries.map((c) => `| ${c.id} | ${c.kind} | ${c.length} | ${c.placement} | \`${escMd(c.source)}\` | [${c.start}, ${c.end}) |`), '',
+    ...s.canaries.map((c) => `| ${markdownText(c.id)} | ${c.kind} | ${c.length} | ${c.placement} | ${markdownCode(c.source)} | [${c.start}, ${c.end}) |`), '',
   ];
 }
 

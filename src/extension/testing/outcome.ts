@@ -5,6 +5,7 @@
  * Metric keys carry the run's real cutoff (`hit@10` when k = 10), never a fixed `hit@5`.
  */
 import { CAUSE_ADVICE } from '../../core/attribution';
+import { markdownCode } from '../../core/report/escape';
 import { metricKey } from '../../core/metrics/registry';
 import type { Cause } from '../../core/types';
 import type { MissDetail, QuestionRecord } from '../../core/runs';
@@ -61,7 +62,7 @@ export interface OutcomeText {
  */
 export function describeOutcome(r: QuestionRecord, k: number, tau: number, role: string): OutcomeText {
   const kk = r.k ?? k;
-  const head = `in \`${r.config}\` (${role}; k = ${kk}, τ = ${tau})`;
+  const head = `in ${markdownCode(r.config)} (${role}; k = ${kk}, τ = ${tau})`;
   const verdict = verdictOf(r, k);
   if (verdict === 'errored') {
     const err = typeof r.error === 'string' ? r.error : 'the item failed in the worker';
@@ -87,12 +88,12 @@ function cutLines(m: MissDetail, k: number): string[] {
   const b = m.bestChunk;
   const out: string[] = [];
   if (!b) {
-    out.push(`No chunk of the index touches the evidence \`${e.source}\` [${e.start}, ${e.end}).`);
+    out.push(`No chunk of the index touches the evidence ${markdownCode(e.source)} [${e.start}, ${e.end}).`);
     return out;
   }
   const rank = m.bestChunkRank === null ? 'not in the candidate pool' : `rank ${m.bestChunkRank} of the result list${m.bestChunkRank > k ? ` (below k = ${k})` : ''}`;
   const pool = m.bestChunkPoolRank === null ? '' : ` (retriever's rank ${m.bestChunkPoolRank})`;
-  out.push(`Best chunk \`${b.source}\` [${b.start}, ${b.end}) covers ${f2(b.coverage)} of the evidence \`${e.source}\` [${e.start}, ${e.end}), ${rank}${pool}.`);
+  out.push(`Best chunk ${markdownCode(b.source)} [${b.start}, ${b.end}) covers ${f2(b.coverage)} of the evidence ${markdownCode(e.source)} [${e.start}, ${e.end}), ${rank}${pool}.`);
   out.push('');
   let cut = m.charsBefore === 0 && m.charsAfter === 0 ? 'Where the cut fell: nowhere — the chunk holds the whole evidence' : `Where the cut fell: ${m.charsBefore} evidence characters before the chunk, ${m.charsAfter} after`;
   if (m.neighbour) cut += `; the chunk ${m.neighbour.side} it holds the rest (the pair covers ${f2(m.neighbour.pairCoverage)})`;

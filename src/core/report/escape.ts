@@ -1,0 +1,43 @@
+/**
+ * Markdown escaping of the strings a run carries (question ids and texts, quotes, sources, config ids,
+ * error messages): one set of rules for the Markdown report, the GitHub report and the editor's hovers
+ * (issue #16 item 5). A run's string must never break a table, start a block (heading, list, quote),
+ * link somewhere, run HTML, or mention someone, whatever renderer shows it (CommonMark, GFM, or a
+ * renderer that allows HTML).
+ */
+
+/**
+ * `s` as inert Markdown text on one line: line breaks and tabs become one space; `&`, `<`, `>` become
+ * HTML entities (no tag, no `<javascript:…>` autolink); Markdown punctuation `\ ` * _ [ ] # | ~` is
+ * backslash-escaped (no emphasis, code, link `[x](…)`, heading or table cell break); `@` gets a
+ * zero-width space (no mention); `://` becomes `&#58;//` (no bare-URL autolink). The rendered text
+ * reads like `s`.
+ */
+export function markdownText(s: string): string {
+  return s
+    .replace(/[\r\n\t]+/g, ' ')
+    .replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;')
+    .replace(/[\\`*_[\]#|~]/g, (c) => `\\${c}`)
+    .replace(/@/g, '@&#8203;')
+    .replace(/:\/\//g, '&#58;//');
+}
+
+/**
+ * `s` as a Markdown code span, safe in a table cell: the fence is one backtick longer than the
+ * longest backtick run in `s` (CommonMark 6.1, so a backtick in `s` cannot close it), padded with a
+ * space when `s` starts or ends with a backtick; line breaks and tabs become one space (a line break
+ * could start a new block before inline parsing); `|` becomes `\|` (GFM tables split cells before
+ * code spans, and drop that backslash inside a table).
+ */
+export function markdownCode(s: string): string {
+  const t = s.replace(/[\r\n\t]+/g, ' ').replace(/\|/g, '\\|');
+  const longest = Math.max(0, ...(t.match(/`+/g) ?? []).map((r) => r.length));
+  const fence = '`'.repeat(longest + 1);
+  const pad = t.startsWith('`') || t.endsWith('`') ? ' ' : '';
+  return `${fence}${pad}${t}${pad}${fence}`;
+}
+
+/** `s` (several lines kept) as a Markdown block quote: every line `> ` + {@link markdownText} of it. */
+export function markdownQuote(s: string): string {
+  return s.split(/\r\n|\r|\n/).map((l) => `> ${markdownText(l)}`).join('\n');
+}
