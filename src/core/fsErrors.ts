@@ -46,17 +46,20 @@ export function outputPathError(e: unknown, file: string, what: string, fix?: st
 }
 
 /**
- * Checks a user-given output file path before any work: it must not be a folder, and no part of its
- * folder path may be a file.
+ * Checks a user-given output file path before any work: it must not be a folder, no part of its
+ * folder path may be a file, and an existing file is replaced only when `overwrite` is true (the
+ * command's `--force`; issue #16 item 8 — a report written over groundtruth.json or a corpus
+ * document destroyed it).
  * @throws SpanproofError('bad-input') naming `file` and the fix (`example` is a file name to suggest
- *   inside the folder, e.g. `chunks.jsonl`).
+ *   inside the folder, e.g. `chunks.jsonl`; `forceFlag` is the flag that allows an overwrite).
  */
-export function checkOutputFile(file: string, what: string, example: string): void {
-  let isDir: boolean;
+export function checkOutputFile(file: string, what: string, example: string, overwrite = false, forceFlag = '--force'): void {
+  let st: ReturnType<typeof statSync>;
   try {
-    isDir = statSync(file, { throwIfNoEntry: false })?.isDirectory() ?? false;
+    st = statSync(file, { throwIfNoEntry: false });
   } catch (e) {
     throw outputPathError(e, file, what);
   }
-  if (isDir) throw new SpanproofError('bad-input', `cannot write ${what} (it is a folder).`, { file, fix: `give a file path, e.g. ${join(file, example)}.` });
+  if (st?.isDirectory()) throw new SpanproofError('bad-input', `cannot write ${what} (it is a folder).`, { file, fix: `give a file path, e.g. ${join(file, example)}.` });
+  if (st && !overwrite) throw new SpanproofError('bad-input', `${what} would overwrite an existing file.`, { file, fix: `choose another file, or add ${forceFlag} to replace it.` });
 }

@@ -17,7 +17,7 @@ import type { ChunkerId } from '../../core/types';
 import { DEFAULT_SETTINGS } from '../../core/settings';
 import type { SetExit } from './index';
 
-interface ChunksOptions { workspace: string; chunkers?: string; out: string }
+interface ChunksOptions { workspace: string; chunkers?: string; out: string; force?: boolean }
 
 /** Parses `--chunkers a,b`; throws SpanproofError('bad-input') naming the unknown id. */
 export function parseChunkerList(list: string | undefined): ChunkerId[] {
@@ -40,7 +40,8 @@ export function register(program: Command, setExit: SetExit): void {
     .description('Write the chunks of every document for each chunker as JSON Lines.')
     .option('--workspace <dir>', 'corpus root', '.')
     .option('--chunkers <list>', `comma-separated chunker ids (default ${DEFAULT_SETTINGS.chunkers.join(',')})`)
-    .requiredOption('--out <file>', 'output JSON Lines file')
+    .requiredOption('--out <file>', 'output JSON Lines file (never over an existing file without --force)')
+    .option('--force', 'replace an existing --out file')
     .addHelpText('after', `
 Each line: {"chunker","id","source","start","end","text"}; offsets are UTF-16 code units, half-open,
 and text === document.slice(start, end). Chunker parameters are the defaults (docs/chunkers.md).
@@ -50,7 +51,7 @@ and text === document.slice(start, end). Chunker parameters are the defaults (do
       const chunkers = parseChunkerList(opts.chunkers);
       const out = path.resolve(opts.out);
       // a bad --out fails before any chunking work (and never as an internal error)
-      checkOutputFile(out, '--out', 'chunks.jsonl');
+      checkOutputFile(out, '--out', 'chunks.jsonl', opts.force === true);
       const corpus = await loadCorpus(opts.workspace);
       for (const s of corpus.skipped) process.stderr.write(`spanproof: skipped ${s.source}: ${s.reason} (${s.detail})\n`);
       const params = DEFAULT_SETTINGS.chunkerParams;

@@ -1,0 +1,43 @@
+/**
+ * Issue #16 item 8: `report --out` and `chunks --out` never replace an existing file (the ground truth,
+ * a corpus document, an earlier report) unless `--force`: exit 2 naming the file and the flag, the
+ * file untouched; with `--force` it is replaced.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { DEFAULT_SETTINGS } from '../../../src/core/settings';
+import { tempDir } from '../../helpers/tmp';
+import { runCli as cli } from '../../helpers/cli';
+
+test('report --out and chunks --out refuse an existing file without --force and replace it with --force', async (t) => {
+  const root = tempDir('spanproof-out-overwrite-');
+  t.after(() => rmSync(root, { recursive: true, force: true }));
+  const gt = path.join(root, 'groundtruth.json');
+  const doc = path.join(root, 'a.md');
+  writeFileSync(gt, '{"spanproof":1,"questions":[]}\n');
+  writeFileSync(doc, '# A\n\nSome text.\n');
+  const runDir = path.join(root, 'r1');
+  mkdirSync(runDir);
+  const run = { id: 'r1', status: 'cancelled', progress: { finished: 0, total: 1 }, error: { code: 'cancelled', message: 'the run was cancelled.' }, startedAt: '2026-01-01T00:00:00.000Z', endedAt: null, toolVersion: '0', settings: DEFAULT_SETTINGS, workspace: root, groundTruthFile: gt, runDir, location: { kind: 'workspace' }, corpusHash: '', groundTruthHash: '', acceptance: null, seed: 1 };
+  writeFileSync(path.join(runDir, 'run.json'), JSON.stringify(run));
+
+  for (const [args, file] of [[['report', runDir, '--out', gt], gt], [['chunks', '--workspace', root, '--chunkers', 'fixed', '--out', doc], doc]] as const) {
+    const before = readFileSync(file, 'utf8');
+    const r = await cli([...args]);
+    assert.equal(r.code, 2, r.stderr);
+    assert.equal(r.stderr.trim(), `spanproof: ${file}: --out would overwrite an existing file. Fix: choose another file, or add --force to replace it.`);
+    assert.equal(readFileSync(file, 'utf8'), before, 'untouched');
+  }
+  const report = path.join(root, 'report.md');
+  writeFileSync(report, 'old report');
+  const forced = await cli(['report', runDir, '--out', report, '--force']);
+  assert.equal(forced.code, 0, forced.stderr);
+  assert.match(readFileSync(report, 'utf8'), /^# Spanproof run r1/);
+  const chunks = path.join(root, 'chunks.jsonl');
+  writeFileSync(chunks, 'old');
+  const forcedChunks = await cli(['chunks', '--workspace', root, '--chunkers', 'fixed', '--out', chunks, '--force']);
+  assert.equal(forcedChunks.code, 0, forcedChunks.stderr);
+  assert.match(readFileSync(chunks, 'utf8'), /^\{"chunker":"fixed"/);
+});
