@@ -9,7 +9,7 @@ import * as path from 'node:path';
 import type { Command } from 'commander';
 import { loadCorpus, type Corpus } from '../../core/corpus';
 import {
-  backupGroundTruth, readGroundTruthWithText, resolveGroundTruth, withoutDrafts, writeGroundTruth, type AcceptanceReport,
+  applyEvidenceFixes, backupGroundTruth, evidenceFixes, readGroundTruthWithText, resolveGroundTruth, withoutDrafts, writeGroundTruthText, type AcceptanceReport,
 } from '../../core/groundtruth';
 import { DEFAULT_SETTINGS } from '../../core/settings';
 import type { SetExit } from './index';
@@ -55,7 +55,9 @@ question to score (questions: [] or drafts only — as run says).
       let backup: string | undefined;
       if (opts.fix && full.changed) {
         backup = await backupGroundTruth(gtFile, text); // never overwrites an older backup (#16 item 8)
-        written = await writeGroundTruth(gtFile, full.updated, { expectedContent: text });
+        // Text edits of the fixed values only: formatting, key order, __proto__ keys and big integers stay as written (#16 item 8).
+        const fixes = evidenceFixes(gt, full.updated);
+        written = await writeGroundTruthText(gtFile, (current) => applyEvidenceFixes(current ?? text, fixes, gtFile), { expectedContent: text });
       }
       if (opts.json) {
         process.stdout.write(`${JSON.stringify({ ...res.acceptance, ...(draftReport ? { drafts: draftReport } : {}), skipped: corpus.skipped, ...(opts.fix ? { written, ...(backup ? { backup } : {}) } : {}) }, null, 2)}\n`);
