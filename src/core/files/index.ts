@@ -6,3 +6,4 @@ export { writeFileAtomic, writeFileAtomicAsync, openAtomicFile, type AtomicFile,
 export { parseJsonLines, readJsonFile, readJsonLines, type JsonLine } from './json';
 export { MAX_JSON_DEPTH, tooDeepPath } from './jsonDepth';
 export { jsonSyntaxError, lineColumnAt, parseJsonText } from './jsonText';
+export { assertKnownFormat, newerFormat } from './format';

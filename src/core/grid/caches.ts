@@ -14,6 +14,8 @@ export interface RunCaches {
   engine: EngineCaches;
   /** Writes the changed cache files. */
   flush(): void;
+  /** One line per cache file the run could not use (damaged: rebuilt; newer format: left alone). */
+  notices(): string[];
 }
 
 /** Opens the caches under `cacheDir` for the run's embedder (token counts, embeddings) and reranker (pair scores). */
@@ -33,5 +35,6 @@ export function openRunCaches(cacheDir: string, embedder: TextEmbedder, reranker
       chunks.flush();
       tokenCounts.flush();
     },
+    notices: () => [...chunks.notices],
   };
 }

@@ -4,20 +4,51 @@
  * `{"kind": "spanproof-chunks", "version": 1, "key", "docs": {<document sha256>: [[start, end], …]}}`.
  * Only offsets are stored; the chunk text is `document.text.slice(start, end)` and the id
  * `<source>#<start>-<end>` (src/core/types Chunk), so an entry is valid exactly for the document
- * content it was made from (keyed by its SHA-256). A damaged file is ignored (starts empty).
+ * content it was made from (keyed by its SHA-256).
+ *
+ * A damaged file (truncated, not JSON, entries that are not `[start, end]` integer pairs) is ignored
+ * and rebuilt by this run, with one notice per file in {@link ChunkCache.notices} (issue #16 item 15:
+ * one bad entry used to fail every item of its chunker). A file of a newer format (`version` > 1,
+ * written by a newer Spanproof) is not used and never overwritten (the newer build keeps its cache);
+ * its notice says to update.
  */
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Chunk, CorpusDocument } from '../types';
-import { writeFileAtomic } from '../files';
+import { newerFormat, writeFileAtomic } from '../files';
 
 const KIND = 'spanproof-chunks';
+const VERSION = 1;
+
+interface CacheFile { docs: Map<string, Array<[number, number]>>; dirty: boolean; keep?: true }
+
+const isRange = (r: unknown): r is [number, number] => Array.isArray(r) && r.length === 2 && Number.isInteger(r[0]) && Number.isInteger(r[1]) && r[0] >= 0 && r[0] < r[1];
+
+/** The entries of a parsed cache file `j` for `key`, or why the file is unusable ('damaged: …', 'newer: N'), or null for another key. */
+function readEntries(j: unknown, key: string): Map<string, Array<[number, number]>> | string | null {
+  if (typeof j !== 'object' || j === null || Array.isArray(j)) return 'damaged: not a cache object';
+  const o = j as { kind?: unknown; version?: unknown; key?: unknown; docs?: unknown };
+  if (o.kind !== KIND) return 'damaged: not a chunk cache';
+  const newer = newerFormat(o, VERSION, 'version');
+  if (newer !== null) return `newer: ${newer}`;
+  if (o.version !== VERSION) return 'damaged: unknown version';
+  if (o.key !== key) return null; // another configuration with the same name prefix: not ours, not damaged
+  if (typeof o.docs !== 'object' || o.docs === null || Array.isArray(o.docs)) return 'damaged: no "docs" object';
+  const docs = new Map<string, Array<[number, number]>>();
+  for (const [sha, r] of Object.entries(o.docs)) {
+    if (!Array.isArray(r) || !r.every(isRange)) return `damaged: the entry of document ${sha.slice(0, 12)}… is not a list of [start, end] pairs`;
+    docs.set(sha, r);
+  }
+  return docs;
+}
 
 export class ChunkCache {
-  private readonly files = new Map<string, { docs: Map<string, Array<[number, number]>>; dirty: boolean }>();
+  private readonly files = new Map<string, CacheFile>();
   hits = 0;
   misses = 0;
+  /** One line per cache file this run could not use (damaged: rebuilt; newer format: left alone). */
+  readonly notices: string[] = [];
 
   constructor(readonly dir: string) {}
 
@@ -25,14 +56,28 @@ export class ChunkCache {
     return join(this.dir, 'chunks', `${createHash('sha256').update(key).digest('hex').slice(0, 24)}.json`);
   }
 
-  private entry(key: string) {
+  private entry(key: string): CacheFile {
     let e = this.files.get(key);
     if (e) return e;
     e = { docs: new Map(), dirty: false };
+    const file = this.fileOf(key);
+    let text: string | null = null;
     try {
-      const j = JSON.parse(readFileSync(this.fileOf(key), 'utf8')) as { kind?: string; version?: number; key?: string; docs?: Record<string, Array<[number, number]>> };
-      if (j.kind === KIND && j.version === 1 && j.key === key && j.docs) for (const [sha, r] of Object.entries(j.docs)) e.docs.set(sha, r);
-    } catch { /* absent or damaged */ }
+      text = readFileSync(file, 'utf8');
+    } catch { /* absent or unreadable: built fresh */ }
+    if (text !== null) {
+      let got: ReturnType<typeof readEntries>;
+      try {
+        got = readEntries(JSON.parse(text), key);
+      } catch {
+        got = 'damaged: not valid JSON — truncated or garbled';
+      }
+      if (got instanceof Map) e.docs = got;
+      else if (typeof got === 'string' && got.startsWith('newer: ')) {
+        e.keep = true;
+        this.notices.push(`the chunk cache ${file} was written by a newer Spanproof (format ${got.slice(7)}); not used and left as it is — update Spanproof to use it.`);
+      } else if (typeof got === 'string') this.notices.push(`the chunk cache ${file} was ${got.replace(/^damaged: /, 'damaged (')}); it is rebuilt.`);
+    }
     this.files.set(key, e);
     return e;
   }
@@ -40,7 +85,7 @@ export class ChunkCache {
   /** The cached chunks of `doc` under chunker config `key`, or null. */
   getChunks(doc: CorpusDocument, key: string): Chunk[] | null {
     const ranges = this.entry(key).docs.get(doc.sha256);
-    if (!ranges || ranges.some(([s, e]) => !(Number.isInteger(s) && Number.isInteger(e) && 0 <= s && s < e && e <= doc.text.length))) {
+    if (!ranges || ranges.some(([, e]) => e > doc.text.length)) {
       this.misses++;
       return null;
     }
@@ -58,11 +103,11 @@ export class ChunkCache {
   flush(): boolean {
     let ok = true;
     for (const [key, e] of this.files) {
-      if (!e.dirty) continue;
+      if (!e.dirty || e.keep) continue;
       try {
         mkdirSync(join(this.dir, 'chunks'), { recursive: true });
         const docs = Object.fromEntries([...e.docs].sort((a, b) => (a[0] < b[0] ? -1 : 1)));
-        writeFileAtomic(this.fileOf(key), JSON.stringify({ kind: KIND, version: 1, key, docs }), { durable: false });
+        writeFileAtomic(this.fileOf(key), JSON.stringify({ kind: KIND, version: VERSION, key, docs }), { durable: false });
         e.dirty = false;
       } catch {
         ok = false;

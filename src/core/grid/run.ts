@@ -148,6 +148,7 @@ async function engineStage(s: RunState, models: RunModels): Promise<{ out: Engin
     }),
   );
   caches.flush();
+  inputs.warnings.push(...caches.notices()); // a damaged cache is rebuilt, said in one line (#16 item 15)
   if (settings.externalRetrievers.length) {
     // External retrievers (./external.ts) join the engine's configs and items; scoring on is shared.
     const ext = await s.clock.time('external', () => externalStage({

@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { SpanproofError } from '../errors';
-import { MAX_JSON_DEPTH, tooDeepPath } from '../files';
+import { MAX_JSON_DEPTH, assertKnownFormat, tooDeepPath } from '../files';
 import { jsonSyntaxError } from '../files/jsonText';
 import type { GroundTruthFile } from './index';
 
@@ -124,6 +124,7 @@ export function parseGroundTruth(json: string, file: string): GroundTruthFile {
   if (deep) {
     throw new SpanproofError('bad-input', `nested more than ${MAX_JSON_DEPTH} levels deep; not read.`, { file, field: deep, fix: 'a ground-truth file is flat: questions hold evidence selectors; remove the deeply nested value.' });
   }
+  assertKnownFormat(data, 1, file); // "spanproof": 2 is a newer Spanproof's file, not a schema error (#16 item 15)
   const parsed = fileSchema.safeParse(data);
   if (!parsed.success) {
     const issues = parsed.error.issues;

@@ -7,6 +7,7 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { SpanproofError } from '../errors';
 import { readJsonFile, readJsonLines } from '../files/json';
+import { assertKnownFormat } from '../files/format';
 import type { EvidenceFile, QuestionRecord, ResultsFile, RunData, RunFile, RunSummary, TimingsFile } from './types';
 import { rankingView } from '../ranking/view';
 import type { AttacksFile, InjectionStudy, XpiaAttackFile } from '../safety/types';
@@ -25,9 +26,12 @@ export function readRun(dir: string): RunData {
   const run = readJson<RunFile>(join(d, 'run.json'));
   if (!run) throw new SpanproofError('not-found', 'not a Spanproof run directory (no run.json).', { file: d, fix: 'pass a folder under .spanproof/runs/.' });
   const results = readJson<ResultsFile>(join(d, 'results.json'));
+  assertKnownFormat(results, 1, join(d, 'results.json')); // a newer Spanproof's run: say so (#16 item 15)
   const timings = readJson<TimingsFile>(join(d, 'timings.json'));
   // ranking.json of format 2 (SPEC §9 v2) or 1 (older runs): one view for every surface.
-  const view = rankingView(readJson<unknown>(join(d, 'ranking.json')), timings, results);
+  const rankingRaw = readJson<unknown>(join(d, 'ranking.json'));
+  assertKnownFormat(rankingRaw, 2, join(d, 'ranking.json'));
+  const view = rankingView(rankingRaw, timings, results);
   return {
     run,
     results,

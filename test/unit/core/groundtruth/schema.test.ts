@@ -43,9 +43,13 @@ test('parseGroundTruth names the JSON path and the fix', () => {
   assert.equal(e.field, 'questions[1].evidence[0].start');
   e = badInput(q([]));
   assert.equal(e.field, 'questions[1].evidence');
-  e = badInput(JSON.stringify({ spanproof: 2, questions: [] }));
+  e = badInput(JSON.stringify({ spanproof: 0, questions: [] }));
   assert.equal(e.field, 'spanproof');
   assert.match(e.message, /Fix: set "spanproof": 1/);
+  // a larger format number is a newer Spanproof's file, not a typo (#16 item 15)
+  e = badInput(JSON.stringify({ spanproof: 2, questions: [] }));
+  assert.equal(e.field, 'spanproof');
+  assert.match(e.message, /written by a newer Spanproof \(format 2\); update Spanproof/);
   e = badInput(JSON.stringify({ spanproof: 1, questions: [{ id: 'a', question: 'x', evidence: [{ source: 's', exact: 'e' }], match: 'some' }] }));
   assert.equal(e.field, 'questions[0].match');
   e = badInput(JSON.stringify({ spanproof: 1, questions: [{ id: 'a', question: 'x', evidence: [{ source: 's', exact: 'e' }] }, { id: 'a', question: 'y', evidence: [{ source: 's', exact: 'e' }] }] }));

@@ -1,0 +1,43 @@
+/**
+ * Issue #16 item 15: a damaged chunk cache (truncated file; an entry that is not [start, end] pairs) is
+ * rebuilt with one notice naming the file instead of failing every item of its chunker, and the run's
+ * results.json is byte-identical to a cold run's. A cache file of a newer format is left as it is.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { runGrid } from '../../../../src/core/grid/run';
+import { MINI, MINI_GT, smallSettings, tmp } from '../../../helpers/grid';
+
+const settings = smallSettings({ chunkers: ['heading'], retrievers: ['bm25'], rerank: [false] });
+
+test('a truncated or garbled chunk cache is rebuilt with a one-line notice; results stay byte-identical', async () => {
+  const root = tmp('chunk-cache-damaged');
+  const cacheDir = join(root, 'cache');
+  const run = (name: string) => runGrid({ workspace: MINI, groundTruthFile: MINI_GT, settings, outDir: join(root, name), cacheDir });
+  const cold = await run('cold');
+  const dir = join(cacheDir, 'chunks');
+  const [name] = readdirSync(dir);
+  const file = join(dir, name);
+  const good = readFileSync(file, 'utf8');
+  const j = JSON.parse(good) as { docs: Record<string, unknown> };
+  const sha = Object.keys(j.docs)[0];
+  for (const [label, damaged] of [['truncated', good.slice(0, 100)], ['garbled', JSON.stringify({ ...j, docs: { ...j.docs, [sha]: 'garbage' } })]] as const) {
+    writeFileSync(file, damaged);
+    const warm = await run(label);
+    assert.equal(warm.status, 'succeeded', label);
+    const notices = warm.warnings.filter((w) => w.includes('chunk cache'));
+    assert.equal(notices.length, 1, `${label}: ${warm.warnings.join('\n')}`);
+    assert.match(notices[0], new RegExp(`^the chunk cache ${file.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')} was damaged \\(.+\\); it is rebuilt\\.$`));
+    assert.ok(!warm.warnings.some((w) => /failed/.test(w)), warm.warnings.join('\n'));
+    assert.equal(readFileSync(join(warm.runDir!, 'results.json'), 'utf8'), readFileSync(join(cold.runDir!, 'results.json'), 'utf8'), `${label}: results.json byte-identical`);
+    assert.equal(readFileSync(file, 'utf8'), good, `${label}: the cache file is rewritten whole`);
+  }
+  const newer = JSON.stringify({ ...j, version: 2 });
+  writeFileSync(file, newer);
+  const warm = await run('newer');
+  assert.equal(warm.status, 'succeeded');
+  assert.ok(warm.warnings.some((w) => w === `the chunk cache ${file} was written by a newer Spanproof (format 2); not used and left as it is — update Spanproof to use it.`), warm.warnings.join('\n'));
+  assert.equal(readFileSync(file, 'utf8'), newer, 'a newer cache is never overwritten');
+});
