@@ -61,9 +61,11 @@ export class Actions {
       const banner =
         data.run.status === 'cancelled'
           ? { kind: 'info' as const, text: 'This run was cancelled; its partial results are not scored.' }
-          : data.run.status === 'failed' && data.run.error
-            ? { kind: 'error' as const, text: `This run failed: ${data.run.error.message}` }
-            : null;
+          : data.run.status === 'interrupted'
+            ? { kind: 'error' as const, text: `This run was interrupted: ${data.run.error?.message ?? 'its process ended before it finished.'}` }
+            : data.run.status === 'failed' && data.run.error
+              ? { kind: 'error' as const, text: `This run failed: ${data.run.error.message}` }
+              : null;
       this.store.set((s) => ({ data, banner, ui: { ...s.ui, runDir: dir } }));
     } catch (e) {
       this.store.set({ banner: { kind: 'error', text: `Could not open the run: ${(e as Error).message}` } });

@@ -11,7 +11,7 @@ import { panelHandlers } from './panelHandlers';
 import { liveQuestionData, type PanelHost } from './panelHost';
 import { hitAt } from './testing/outcome';
 
-const RUN_STATUSES: readonly RunStatus[] = ['pending', 'running', 'succeeded', 'failed', 'cancelled'];
+const RUN_STATUSES: readonly RunStatus[] = ['pending', 'running', 'succeeded', 'failed', 'cancelled', 'interrupted'];
 const asRunStatus = (s: string): RunStatus => (RUN_STATUSES as readonly string[]).includes(s) ? (s as RunStatus) : 'failed';
 
 export class ResultsPanel implements vscode.WebviewPanelSerializer, vscode.Disposable {

@@ -17,6 +17,7 @@ import * as review from './review';
 import * as merge from './merge';
 import * as exportCmd from './export';
 import * as safety from './safety';
+import * as runs from './runs';
 
 export type SetExit = (code: number) => void;
 
@@ -36,6 +37,7 @@ const modules: Array<{ register(program: Command, setExit: SetExit): void }> = [
   merge,
   exportCmd,
   safety,
+  runs,
   // Commands are added here as they land: validate, chunks, query, run, report, import, score.
 ];
 

@@ -8,6 +8,7 @@ import { join, resolve } from 'node:path';
 import { SpanproofError } from '../errors';
 import { readJsonFile, readJsonLines } from '../files/json';
 import { assertKnownFormat } from '../files/format';
+import { effectiveStatus, withEffectiveStatus } from './liveness';
 import type { EvidenceFile, QuestionRecord, ResultsFile, RunData, RunFile, RunSummary, TimingsFile } from './types';
 import { rankingView } from '../ranking/view';
 import type { AttacksFile, InjectionStudy, XpiaAttackFile } from '../safety/types';
@@ -23,7 +24,8 @@ export function readQuestionsJsonl(file: string): QuestionRecord[] {
 /** Reads every file of a run directory. Throws SpanproofError('not-found') when `dir` has no run.json. */
 export function readRun(dir: string): RunData {
   const d = resolve(dir);
-  const run = readJson<RunFile>(join(d, 'run.json'));
+  const raw = readJson<RunFile>(join(d, 'run.json'));
+  const run = raw && withEffectiveStatus(raw); // `running` whose writer is gone → `interrupted` (#16 item 16)
   if (!run) throw new SpanproofError('not-found', 'not a Spanproof run directory (no run.json).', { file: d, fix: 'pass a folder under .spanproof/runs/.' });
   const results = readJson<ResultsFile>(join(d, 'results.json'));
   assertKnownFormat(results, 1, join(d, 'results.json')); // a newer Spanproof's run: say so (#16 item 15)
@@ -72,7 +74,7 @@ export function listRuns(runsRoot: string): RunSummary[] {
       if (!run) continue;
       const results = readJson<ResultsFile>(join(dir, 'results.json'));
       const top = results?.configs.find((c) => c.rank === 1)?.id ?? null;
-      out.push({ id: run.id, dir, status: run.status, startedAt: run.startedAt, endedAt: run.endedAt, questions: results?.questions ?? null, configs: results?.configs.length ?? null, top });
+      out.push({ id: run.id, dir, status: effectiveStatus(run), startedAt: run.startedAt, endedAt: run.endedAt, questions: results?.questions ?? null, configs: results?.configs.length ?? null, top });
     } catch {
       // a damaged run is skipped in the listing; readRun reports it when opened
     }

@@ -11,8 +11,11 @@ import type { MeanCI } from '../stats';
 import type { RankedConfig, TimedVerdict, Verdict } from '../ranking/types';
 import type { RunSettings } from '../settings';
 
-/** Lifecycle of a run (run.json `status`). */
-export type RunStatus = 'pending' | 'running' | 'succeeded' | 'failed' | 'cancelled';
+/**
+ * Lifecycle of a run (run.json `status`). `interrupted` is never written: it is how a `running` run
+ * whose writing process is gone is read back (./liveness.ts).
+ */
+export type RunStatus = 'pending' | 'running' | 'succeeded' | 'failed' | 'cancelled' | 'interrupted';
 
 /** The acceptance report of ground-truth resolution (src/core/groundtruth); same shape as `spanproof validate --json` (SPEC §11). */
 export type { AcceptanceReport } from '../groundtruth';
@@ -148,6 +151,8 @@ export interface RunFile {
   location: { kind: 'workspace' | 'out' | 'user-cache'; reason?: string };
   corpusHash: string;
   groundTruthHash: string;
+  /** The process writing the run (./liveness.ts): a `running` run whose writer is gone reads as `interrupted`. Absent in runs before 0.2. */
+  writer?: { pid: number; host: string };
   acceptance: AcceptanceReport | null;
   seed: number;
   /** Counts of documents, chunks per chunker, questions. */

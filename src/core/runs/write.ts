@@ -18,6 +18,7 @@ import type { AttacksFile, InjectionStudy, UpiaAttackFile, XpiaAttackFile } from
 import type { SafetyReport } from '../safety/harm';
 import { createRunDir } from './dir';
 import { readAttacks } from './read';
+import { currentWriter } from './liveness';
 import { stableStringify } from './json';
 import type { RankingFile } from '../ranking/types';
 import type { EvidenceFile, QuestionRecord, ResultsFile, RunFile, TimingsFile } from './types';
@@ -53,7 +54,7 @@ export class RunWriter {
   static create(opts: { workspace: string; runsRoot?: string; outDir?: string; inputsKey: string; init: Omit<RunFile, 'id' | 'runDir' | 'location'> }): RunWriter {
     const created = createRunDir({ workspace: opts.workspace, runsRoot: opts.runsRoot, outDir: opts.outDir, inputsKey: opts.inputsKey });
     const { init } = opts;
-    const run: RunFile = { id: created.id, status: init.status, progress: init.progress, error: init.error, startedAt: init.startedAt, endedAt: init.endedAt, toolVersion: init.toolVersion, settings: init.settings, workspace: init.workspace, groundTruthFile: init.groundTruthFile, runDir: created.dir, location: created.location, corpusHash: init.corpusHash, groundTruthHash: init.groundTruthHash, acceptance: init.acceptance, seed: init.seed, counts: init.counts };
+    const run: RunFile = { id: created.id, status: init.status, progress: init.progress, error: init.error, startedAt: init.startedAt, endedAt: init.endedAt, toolVersion: init.toolVersion, settings: init.settings, workspace: init.workspace, groundTruthFile: init.groundTruthFile, runDir: created.dir, location: created.location, corpusHash: init.corpusHash, groundTruthHash: init.groundTruthHash, writer: currentWriter(), acceptance: init.acceptance, seed: init.seed, counts: init.counts };
     const w = new RunWriter(created.dir, run);
     w.writeRunJson();
     return w;
