@@ -15,6 +15,33 @@ import type { SetExit } from './index';
 
 interface ImportCliOptions { workspace: string; documents?: string; minSimilarity?: string; json?: boolean; replace?: boolean; merge?: boolean }
 
+/**
+ * Rejection reasons grouped by their words (issue #16 item 20): reasons that differ only in their
+ * numbers are one group, each number position shown as the range of its values (`similarity
+ * 0.412–0.587 below 0.6`) — never a placeholder like "0.N". Most frequent first, then first seen.
+ */
+export function groupReasons(reasons: readonly string[]): Array<{ text: string; count: number }> {
+  const NUM = /\d+(?:\.\d+)?/g;
+  const groups = new Map<string, { parts: string[]; values: number[][]; raw: string[][]; count: number }>();
+  for (const reason of reasons) {
+    const nums = reason.match(NUM) ?? [];
+    const key = reason.replace(NUM, '#');
+    let g = groups.get(key);
+    if (!g) groups.set(key, (g = { parts: key.split('#'), values: nums.map(() => []), raw: nums.map(() => []), count: 0 }));
+    nums.forEach((n, i) => { g.values[i].push(Number(n)); g.raw[i].push(n); });
+    g.count++;
+  }
+  const range = (vals: number[], raw: string[]): string => {
+    let lo = 0;
+    let hi = 0;
+    vals.forEach((v, i) => { if (v < vals[lo]) lo = i; if (v > vals[hi]) hi = i; });
+    return vals[lo] === vals[hi] ? raw[lo] : `${raw[lo]}–${raw[hi]}`;
+  };
+  return [...groups.values()]
+    .map((g) => ({ text: g.parts.map((p, i) => (i < g.values.length ? p + range(g.values[i], g.raw[i]) : p)).join(''), count: g.count }))
+    .sort((a, b) => b.count - a.count);
+}
+
 function humanReport(r: ConversionReport, reportWritten = true): string {
   const more = reportWritten ? 'in import-report.json' : 'not shown (nothing was written; --json lists them all)';
   const out: string[] = [];
@@ -27,13 +54,8 @@ function humanReport(r: ConversionReport, reportWritten = true): string {
     out.push(`  fuzzy alignments: ${r.fuzzy.length} (similarity min ${Math.min(...sims).toFixed(3)}, mean ${(sims.reduce((a, b) => a + b, 0) / sims.length).toFixed(3)}); listed in import-report.json`);
   }
   if (r.rejected.length) {
-    const byReason = new Map<string, number>();
-    for (const x of r.rejected) {
-      const k = x.reason.replace(/\b\d{3,}\b/g, "N").slice(0, 90);
-      byReason.set(k, (byReason.get(k) ?? 0) + 1);
-    }
     out.push('  rejected by reason:');
-    for (const [k, v] of [...byReason].sort((a, b) => b[1] - a[1])) out.push(`    ${String(v).padStart(5)} × ${k}`);
+    for (const g of groupReasons(r.rejected.map((x) => x.reason))) out.push(`    ${String(g.count).padStart(5)} × ${g.text.slice(0, 120)}`);
     for (const x of r.rejected.slice(0, 10)) out.push(`  REJECTED ${typeof x.row === 'number' ? `row ${x.row}` : x.row}${x.id ? ` (${x.id})` : ''}: ${x.reason}`);
     if (r.rejected.length > 10) out.push(`  … ${r.rejected.length - 10} more ${more}`);
   }

@@ -9,7 +9,7 @@ import * as path from 'node:path';
 import type { Command } from 'commander';
 import { loadCorpus, type Corpus } from '../../core/corpus';
 import {
-  applyEvidenceFixes, backupGroundTruth, evidenceFixes, readGroundTruthWithText, resolveGroundTruth, withoutDrafts, writeGroundTruthText, type AcceptanceReport,
+  applyEvidenceFixes, applyWhitespaceFixes, backupGroundTruth, evidenceFixes, readGroundTruthWithText, whitespaceFixes, resolveGroundTruth, withoutDrafts, writeGroundTruthText, type AcceptanceReport, type WhitespaceFix,
 } from '../../core/groundtruth';
 import { DEFAULT_SETTINGS } from '../../core/settings';
 import type { SetExit } from './index';
@@ -17,7 +17,7 @@ import { settingsFromOptions } from './run';
 import { nothingToScore } from '../../core/grid/load';
 import { EXIT } from '../exit';
 
-interface ValidateOptions { workspace: string; groundtruth?: string; config?: string; json?: boolean; fix?: boolean }
+interface ValidateOptions { workspace: string; groundtruth?: string; config?: string; json?: boolean; fix?: boolean; whitespace?: boolean }
 
 export function register(program: Command, setExit: SetExit): void {
   program
@@ -28,6 +28,7 @@ export function register(program: Command, setExit: SetExit): void {
     .option('--config <file>', 'run settings JSON (as for `spanproof run`): include, exclude, maxFileBytes, minQuoteLength, maxQuoteLength, groundTruthPath apply')
     .option('--json', 'print only the acceptance report as JSON on stdout')
     .option('--fix', 'write re-anchored (moved) offsets back to the file, atomically, keeping a backup of the previous version (groundtruth.json.bak, or .bak.1, … — an older backup is never overwritten)')
+    .option('--whitespace', 'with --fix: also rewrite stale quotes whose only difference from the document is whitespace (a wrapped line, a double space, NBSP, tab) to the document\'s text, showing each change; without --fix: show what it would rewrite')
     .addHelpText('after', `
 Resolution (quote is the truth, offsets are a cache): exact at offsets → EOL-insensitive re-anchor by
 prefix/suffix then nearness (moved) → stale (nearest near-match shown) / ambiguous (candidate lines) /
@@ -46,23 +47,29 @@ question to score (questions: [] or drafts only — as run says).
       const corpus = await loadCorpus(workspace, { include: settings.include, exclude: settings.exclude, maxFileBytes: settings.maxFileBytes });
       const texts = new Map(corpus.documents.map((d) => [d.source, d.text]));
       const resolveOpts = { minQuoteLength: settings.minQuoteLength, maxQuoteLength: settings.maxQuoteLength, skipped: corpus.skipped };
-      const full = resolveGroundTruth(gt, (s) => texts.get(s), resolveOpts); // every question, drafts too: --fix writes all their offsets
+      const textOf = (s: string) => texts.get(s);
+      // Stale quotes that differ from the document only in whitespace (#16 item 20): rewritten with --fix --whitespace, else hinted at.
+      const ws = whitespaceFixes(resolveGroundTruth(gt, textOf, resolveOpts).acceptance, textOf);
+      const rewrite = opts.whitespace === true && opts.fix === true && ws.length > 0;
+      const base = rewrite ? applyWhitespaceFixes(gt, ws).updated : gt; // the questions as --fix leaves them
+      const full = resolveGroundTruth(base, textOf, resolveOpts); // every question, drafts too: --fix writes all their offsets
       // Drafts (status "draft", spanproof draft) are counted apart: never scored, never fail validation.
-      const { scored, drafts } = withoutDrafts(gt);
-      const res = drafts.length ? resolveGroundTruth(scored, (s) => texts.get(s), resolveOpts) : full;
-      const draftReport = drafts.length ? resolveGroundTruth({ ...gt, questions: drafts }, (s) => texts.get(s), resolveOpts).acceptance : undefined;
+      const { scored, drafts } = withoutDrafts(base);
+      const res = drafts.length ? resolveGroundTruth(scored, textOf, resolveOpts) : full;
+      const draftReport = drafts.length ? resolveGroundTruth({ ...base, questions: drafts }, textOf, resolveOpts).acceptance : undefined;
       let written = false;
       let backup: string | undefined;
-      if (opts.fix && full.changed) {
+      if (opts.fix && (full.changed || rewrite)) {
         backup = await backupGroundTruth(gtFile, text); // never overwrites an older backup (#16 item 8)
         // Text edits of the fixed values only: formatting, key order, __proto__ keys and big integers stay as written (#16 item 8).
         const fixes = evidenceFixes(gt, full.updated);
         written = await writeGroundTruthText(gtFile, (current) => applyEvidenceFixes(current ?? text, fixes, gtFile), { expectedContent: text });
       }
+      const wsReport = { fixes: ws, mode: rewrite ? 'rewritten' as const : opts.whitespace ? 'preview' as const : 'hint' as const };
       if (opts.json) {
-        process.stdout.write(`${JSON.stringify({ ...res.acceptance, ...(draftReport ? { drafts: draftReport } : {}), skipped: corpus.skipped, ...(opts.fix ? { written, ...(backup ? { backup } : {}) } : {}) }, null, 2)}\n`);
+        process.stdout.write(`${JSON.stringify({ ...res.acceptance, ...(draftReport ? { drafts: draftReport } : {}), skipped: corpus.skipped, ...(opts.fix ? { written, ...(backup ? { backup } : {}) } : {}), ...(opts.whitespace ? { whitespace: ws } : {}) }, null, 2)}\n`);
       } else {
-        process.stdout.write(humanReport(gtFile, corpus, res.acceptance, opts.fix ? written : undefined, backup));
+        process.stdout.write(humanReport(gtFile, corpus, res.acceptance, opts.fix ? written : undefined, backup, wsReport));
         if (draftReport) process.stdout.write(`${draftsLine(draftReport)}\n`);
       }
       // No question (questions: [], or drafts only): bad input, exit 2, as `run` says it (#16 item 20).
@@ -89,7 +96,19 @@ function excerpt(s: string, max = 70): string {
   return JSON.stringify(cut.length > max ? `${cut.slice(0, max - 1).join('')}…` : flat);
 }
 
-function humanReport(gtFile: string, corpus: Corpus, a: AcceptanceReport, written: boolean | undefined, backup?: string): string {
+/** A quote with its whitespace made visible: line break ⏎, tab ⇥, no-break space ⍽, other Unicode spaces ␣. */
+function visible(s: string, max = 70): string {
+  return excerpt(s.replace(/\t/g, '⇥').replace(/\u00a0/g, '⍽').replace(/[\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff\v\f]/g, '␣'), max);
+}
+
+/** The WHITESPACE lines: each quote's change (written, or what --fix would write), or a one-line hint. */
+function whitespaceLines(w: { fixes: readonly WhitespaceFix[]; mode: 'rewritten' | 'preview' | 'hint' }): string[] {
+  if (!w.fixes.length) return [];
+  if (w.mode === 'hint') return [`${w.fixes.length} stale quote(s) differ from the document only in whitespace; \`spanproof validate --fix --whitespace\` rewrites them to the document's text.`];
+  return w.fixes.map((f) => `  WHITESPACE ${f.id} ${f.source}: line ${f.line}: ${visible(f.from)} → ${visible(f.to)}${w.mode === 'rewritten' ? ' (quote rewritten to the document\'s text)' : ' (not written: add --fix)'}`);
+}
+
+function humanReport(gtFile: string, corpus: Corpus, a: AcceptanceReport, written: boolean | undefined, backup: string | undefined, ws: Parameters<typeof whitespaceLines>[0]): string {
   const out: string[] = [];
   const pct = a.total === 0 ? 100 : (100 * a.resolved) / a.total;
   out.push(`Ground truth ${gtFile}: ${a.total} questions against ${corpus.root} (${corpus.documents.length} document${corpus.documents.length === 1 ? '' : 's'}${corpus.skipped.length ? `, ${corpus.skipped.length} skipped` : ''}).`);
@@ -109,6 +128,7 @@ function humanReport(gtFile: string, corpus: Corpus, a: AcceptanceReport, writte
     out.push(`  AMBIGUOUS ${m.id} ${m.source}: ${excerpt(m.exact)} — ${m.candidates.length} equally good occurrences at lines ${m.candidates.map((c) => c.line).join(', ')}; add or lengthen "prefix"/"suffix"`);
   }
   for (const r of a.rejected) out.push(`  REJECTED  ${r.id} ${r.source}: ${r.reason}`);
+  out.push(...whitespaceLines(ws));
   if (a.relocated.length && written === undefined) out.push('Moved offsets are not written by validate; save in the editor or run `spanproof validate --fix`.');
   if (written) out.push(`Wrote updated offsets to ${gtFile} (previous version in ${backup ?? `${gtFile}.bak`}).`);
   return `${out.join('\n')}\n`;
