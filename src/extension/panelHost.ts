@@ -3,9 +3,8 @@
  * composition root passes itself), and the document reads the panel's requests share.
  */
 import * as path from 'node:path';
-import { readFileSync } from 'node:fs';
 import type * as vscode from 'vscode';
-import { decodeDocument } from '../core/corpus';
+import { readDocumentInside, resolveInside } from '../core/corpus';
 import type { GridRunResult, LiveQuestionData, ProgressMessage, RunSummary } from '../shared/protocol';
 import type { GroundTruthStore } from './store';
 
@@ -31,14 +30,18 @@ export interface PanelHost {
 /** Current text of a workspace document (the open editor's, else decoded from disk); undefined when unreadable. */
 export function documentText(f: PanelFolder | undefined, source: string): string | undefined {
   if (!f) return undefined;
-  const open = f.store.openDocument(source);
-  if (open) return open.getText();
+  const root = f.store.folder.uri.fsPath;
+  // The webview names the source: confined to the folder by the CLI's real-path rule (#16 item 6).
+  let abs: string;
   try {
-    const d = decodeDocument(source, readFileSync(path.join(f.store.folder.uri.fsPath, ...source.split('/'))));
-    return 'text' in d ? d.text : undefined;
+    abs = resolveInside(root, source, `source "${source}"`, 'the workspace folder');
   } catch {
     return undefined;
   }
+  const open = f.store.openDocument(source);
+  if (open && path.resolve(open.uri.fsPath) === abs) return open.getText();
+  const d = readDocumentInside(root, source);
+  return 'text' in d ? d.text : undefined;
 }
 
 /** The live re-run of one question for the Question tab: its records and the resolved question with its evidence text (as evidence.json holds it). */

@@ -129,7 +129,7 @@ export class Runner implements vscode.Disposable {
           return this.client.run(
             {
               workspace: store.folder.uri.fsPath,
-              groundTruthFile: store.file,
+              groundTruthFile: store.confinedFile(),
               settings,
               // Chunks are kept so the panel can run the chunk-ID bias study (SPEC §7.5) on this run.
               keepChunks: write,

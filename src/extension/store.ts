@@ -9,11 +9,12 @@
  * message and nothing written (SPEC §16). Watcher events for our own writes are recognised by content.
  */
 import * as path from 'node:path';
-import { readFile } from 'node:fs/promises';
 import picomatch from 'picomatch';
 import * as vscode from 'vscode';
 import { normaliseSource, resolveGroundTruth, type GroundTruthFile, type Resolution } from '../core/groundtruth';
-import { decodeDocument, type SkippedFile } from '../core/corpus';
+import { readDocumentInside, type SkippedFile } from '../core/corpus';
+import { groundTruthFileIn } from './confined';
+import { SpanproofError } from '../core/errors';
 import type { RunSettings } from '../core/settings';
 import { GroundTruthSync, type WriteOutcome } from './gtSync';
 
@@ -39,17 +40,33 @@ export class GroundTruthStore implements vscode.Disposable {
   }
 
   get file(): string {
-    return path.resolve(this.folder.uri.fsPath, this.settings.groundTruthPath);
+    return groundTruthFileIn(this.folder.uri.fsPath, this.settings.groundTruthPath).file;
   }
 
-  /** In-memory ground truth; null when the file does not exist yet (or is invalid: see `loadError`). */
+  /**
+   * The ground-truth file for a read or write that does not go through this store (drafts, review, the
+   * worker's run): {@link file} when inside the folder.
+   * @throws SpanproofError('bad-input') when `spanproof.groundTruthPath` leaves the folder (#16 item 6).
+   */
+  confinedFile(): string {
+    const refused = this.refused();
+    if (refused) throw new SpanproofError('bad-input', refused, { field: 'spanproof.groundTruthPath', fix: 'set it to a path inside the workspace folder.' });
+    return this.file;
+  }
+
+  /** Why the ground-truth path is refused (it leaves the folder, #16 item 6), checked again before every read and write; null when it is inside. */
+  private refused(): string | null {
+    return groundTruthFileIn(this.folder.uri.fsPath, this.settings.groundTruthPath).refused;
+  }
+
+  /** In-memory ground truth; null when the file does not exist yet (or is invalid or refused: see `loadError`). */
   get gt(): GroundTruthFile | null {
-    return this.sync.gt;
+    return this.refused() ? null : this.sync.gt;
   }
 
-  /** The file could not be parsed; its message names file and field. */
+  /** The file could not be parsed (its message names file and field), or its path leaves the folder. */
   get loadError(): string | null {
-    return this.sync.loadError;
+    return this.refused() ?? this.sync.loadError;
   }
 
   get settingsMinQuote(): number {
@@ -92,6 +109,11 @@ export class GroundTruthStore implements vscode.Disposable {
 
   /** (Re)read the ground-truth file (after any queued write) and the referenced documents, then resolve. */
   async load(): Promise<void> {
+    if (this.refused()) {
+      this.resolution = null;
+      this.emitter.fire();
+      return;
+    }
     await this.sync.reload();
     await this.refreshDiskTexts();
     this.resolve();
@@ -103,14 +125,10 @@ export class GroundTruthStore implements vscode.Disposable {
     for (const s of sources) {
       if (only !== undefined && s !== only) continue;
       if (only === undefined && this.diskTexts.has(s)) continue;
-      try {
-        const bytes = await readFile(this.uriOf(s).fsPath);
-        const d = decodeDocument(s, bytes);
-        this.diskTexts.set(s, 'text' in d ? d.text : undefined);
-        if ('text' in d) this.skippedDocs.delete(s); else this.skippedDocs.set(s, d);
-      } catch {
-        this.diskTexts.set(s, undefined);
-      }
+      // The CLI's rule: a link out of the folder is skipped as outside-root, never followed (#16 item 6).
+      const d = readDocumentInside(this.folder.uri.fsPath, s);
+      this.diskTexts.set(s, 'text' in d ? d.text : undefined);
+      if ('text' in d) this.skippedDocs.delete(s); else if (d.reason !== 'unreadable') this.skippedDocs.set(s, d);
     }
   }
 
@@ -167,6 +185,11 @@ export class GroundTruthStore implements vscode.Disposable {
 
   /** Write the in-memory version, merging a concurrent disk edit or refusing on conflict. Serialised. */
   async write(): Promise<WriteOutcome> {
+    const refused = this.refused();
+    if (refused) {
+      void vscode.window.showErrorMessage(`Spanproof did not save the ground truth: ${refused}`);
+      return 'failed';
+    }
     const before = this.sync.gt;
     const r = await this.sync.write();
     if (r.outcome === 'conflict' && r.error !== undefined) {
@@ -198,6 +221,7 @@ export class GroundTruthStore implements vscode.Disposable {
 
   /** Called by the file watcher: ignore our own writes (by content), reload or merge a foreign edit. */
   async onDiskChange(): Promise<void> {
+    if (this.refused()) return;
     const outcome = await this.sync.syncFromDisk();
     if (outcome === 'reloaded' || outcome === 'merged') {
       await this.refreshDiskTexts();

@@ -43,3 +43,4 @@ export interface CorpusOptions {
 export { loadCorpus } from './load';
 export { decodeDocument, sha256Hex } from './decode';
 export { isInside, resolveInside } from './confine';
+export { readDocumentInside } from './readInside';

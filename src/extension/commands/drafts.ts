@@ -48,8 +48,9 @@ function target(sp: Spanproof, arg: unknown): { store: GroundTruthStore; id?: st
 }
 
 async function applyReview(store: GroundTruthStore, action: ReviewAction): Promise<string[]> {
-  const text = await readFile(store.file, 'utf8');
-  const r = await reviewFile(store.file, text, action);
+  const file = store.confinedFile(); // never outside the folder (#16 item 6)
+  const text = await readFile(file, 'utf8');
+  const r = await reviewFile(file, text, action);
   await store.onDiskChange();
   return r.ids;
 }
@@ -143,7 +144,7 @@ async function draftQuestions(sp: Spanproof, args: DraftArgs): Promise<DraftSess
     const ac = new AbortController();
     token.onCancellationRequested(() => ac.abort());
     return draftIntoGroundTruth({
-      workspace, groundTruthFile: f.store.file, settings, client, model: ready.model, count: count!, exactSources: scope.exactSources, passages: scope.passages, signal: ac.signal,
+      workspace, groundTruthFile: f.store.confinedFile(), settings, client, model: ready.model, count: count!, exactSources: scope.exactSources, passages: scope.passages, signal: ac.signal,
       onProgress: (done, total) => progress.report({ message: `${done}/${total} passages`, increment: 100 / total }),
       confirmPartial: async (res) => args.keepPartial ?? (await vscode.window.showWarningMessage(`Spanproof: drafting cancelled. Keep the ${res.drafts.length} draft(s) verified so far?`, { modal: true }, 'Keep')) === 'Keep',
     });

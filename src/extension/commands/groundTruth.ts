@@ -82,6 +82,10 @@ async function openGroundTruth(sp: Spanproof): Promise<void> {
     void vscode.window.showWarningMessage('Spanproof: open a folder first.');
     return;
   }
+  if (f.store.loadError && !existsSync(f.store.file)) {
+    void vscode.window.showErrorMessage(`Spanproof: ${f.store.loadError}`); // e.g. groundTruthPath outside the folder (#16 item 6)
+    return;
+  }
   if (!existsSync(f.store.file)) {
     const c = await vscode.window.showInformationMessage(`${f.store.file} does not exist yet. Create an empty ground-truth file?`, 'Create');
     if (c !== 'Create') return;
