@@ -8,6 +8,13 @@
  * normalised texts), project the excerpt around each occurrence of that block (≤ 200) and keep the
  * window of the best ratio, then move each edge to the word boundary that maximises the ratio.
  * The caller rejects alignments below its threshold.
+ *
+ * Bounded (issue #16 item 13: a 2,000-character excerpt took 287 s, the edge search costing ~L³): the
+ * fuzzy step refuses an excerpt longer than {@link MAX_FUZZY_CHARS} (`{refused: 'too-long'}`, said to the
+ * user as "not aligned: too long"), and every difflib ratio it computes is charged |excerpt| × |window|
+ * against {@link MAX_RATIO_WORK}; when the budget is spent the best window so far is kept. The budget
+ * is counted, not timed, so the result is deterministic. Exact and normalised matches (linear) have no
+ * length limit.
  */
 import { SequenceMatcher, sequenceMatcherRatio } from './sequence-matcher';
 
@@ -47,10 +54,26 @@ function normalize(text: string): { norm: string; map: number[] } {
 /** Occurrences of the anchor block tried per excerpt (each costs one difflib ratio of the excerpt's length). */
 const MAX_ANCHORS = 200;
 
+/** Longest excerpt (UTF-16 code units, trimmed) the fuzzy step aligns; longer ones are refused as too long. */
+export const MAX_FUZZY_CHARS = 1000;
+
+/** Work budget of one fuzzy alignment: Σ |excerpt| × |window| over its difflib ratios (≈ 4 s of ratios at most on this machine's class of CPU). */
+export const MAX_RATIO_WORK = 2e8;
+
+/** An excerpt the fuzzy step would not align (issue #16 item 13); `detail` is a sentence for the report. */
+export interface AlignmentRefused {
+  refused: 'too-long';
+  detail: string;
+}
+
 const isWordChar = (c: string | undefined): boolean => c !== undefined && /[\p{L}\p{N}]/u.test(c);
 
-/** Aligns `excerpt` to `text`; `null` when nothing plausible exists (no common block of ≥ 4 characters). */
-export function alignExcerpt(text: string, excerpt: string): Alignment | null {
+/**
+ * Aligns `excerpt` to `text`; `null` when nothing plausible exists (no common block of ≥ 4 characters);
+ * {@link AlignmentRefused} when only a fuzzy alignment could place it and it is longer than
+ * {@link MAX_FUZZY_CHARS}.
+ */
+export function alignExcerpt(text: string, excerpt: string): Alignment | AlignmentRefused | null {
   const ex = excerpt.trim();
   if (!ex) return null;
   const first = text.indexOf(ex);
@@ -67,11 +90,17 @@ export function alignExcerpt(text: string, excerpt: string): Alignment | null {
     const end = t.map[at + e.norm.trim().length - 1] + 1;
     return { start, end, similarity: round3(sequenceMatcherRatio(ex, text.slice(start, end))), method: 'normalized' };
   }
+  if (ex.length > MAX_FUZZY_CHARS) return { refused: 'too-long', detail: `not aligned: too long for fuzzy alignment (${ex.length} > ${MAX_FUZZY_CHARS} characters; no exact or whitespace/case-insensitive occurrence)` };
   // fuzzy: anchor on the longest common block of the normalised texts
   const sm = new SequenceMatcher(e.norm, t.norm, { autojunk: false });
   const [i, j, k] = sm.findLongestMatch(0, e.norm.length, 0, t.norm.length);
   if (k < 4) return null;
-  const ratio = (s: number, en: number): number => sequenceMatcherRatio(ex, text.slice(s, en));
+  let work = 0;
+  const spent = (): boolean => work >= MAX_RATIO_WORK;
+  const ratio = (s: number, en: number): number => {
+    work += ex.length * Math.max(1, en - s);
+    return sequenceMatcherRatio(ex, text.slice(s, en));
+  };
   // The block is found in case-folded text, but the similarity is of the document's own characters, so
   // its first occurrence can be the wrong place ("MARKETING AFFILIATE" in a title before "Marketing
   // Affiliate"): project the excerpt around every occurrence of the block (at most MAX_ANCHORS) and keep
@@ -85,7 +114,7 @@ export function alignExcerpt(text: string, excerpt: string): Alignment | null {
   let [start, end] = window(j);
   let anchorBest = ratio(start, end);
   let anchors = 1;
-  for (let at = t.norm.indexOf(block, j + 1); at >= 0 && anchors < MAX_ANCHORS; at = t.norm.indexOf(block, at + 1), anchors++) {
+  for (let at = t.norm.indexOf(block, j + 1); at >= 0 && anchors < MAX_ANCHORS && !spent(); at = t.norm.indexOf(block, at + 1), anchors++) {
     const [s0, e0] = window(at);
     const r = ratio(s0, e0);
     if (r > anchorBest) { anchorBest = r; start = s0; end = e0; }
@@ -101,11 +130,12 @@ export function alignExcerpt(text: string, excerpt: string): Alignment | null {
   };
   let best = ratio(start, end);
   for (const s of boundaries(start - slack, start + slack, true)) {
-    if (s >= end) break;
+    if (s >= end || spent()) break;
     const r = ratio(s, end);
     if (r > best) { best = r; start = s; }
   }
   for (const en of boundaries(end - slack, end + slack, false)) {
+    if (spent()) break;
     if (en <= start) continue;
     const r = ratio(start, en);
     if (r > best) { best = r; end = en; }

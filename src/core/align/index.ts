@@ -4,4 +4,4 @@
  * (similarity reported).
  */
 export { sequenceMatcherRatio, SequenceMatcher } from './sequence-matcher';
-export { alignExcerpt, type Alignment } from './align';
+export { alignExcerpt, MAX_FUZZY_CHARS, MAX_RATIO_WORK, type Alignment, type AlignmentRefused } from './align';

@@ -63,6 +63,7 @@ export function mapReturnedItems(items: readonly RawItem[], byName: ReadonlyMap<
     let end: number;
     if ('text' in it) {
       const a = alignExcerpt(doc.text, it.text);
+      if (a && 'refused' in a) return drop({ rank, source: it.source, reason: 'not-found', detail: a.detail }, score);
       if (!a) return drop({ rank, source: it.source, reason: 'not-found', detail: 'no part of the text occurs in the document' }, score);
       if (a.similarity < MIN_ALIGNMENT_SIMILARITY) return drop({ rank, source: it.source, reason: 'low-similarity', similarity: a.similarity }, score);
       ({ start, end } = a);

@@ -54,6 +54,7 @@ function referencesToEvidence(refs: readonly ChromaRef[], corpus: ChromaCorpus, 
     if (s !== undefined && e !== undefined && corpus.text.slice(s, e) === ref.content) span = { start: s, end: e };
     else {
       const a = alignExcerpt(corpus.text, ref.content);
+      if (a && 'refused' in a) return `references[${k}] not found in corpora/${corpusId}.md at [${ref.start_index}, ${ref.end_index}); by its content: ${a.detail}`;
       if (!a || a.similarity < ctx.minSimilarity) return `references[${k}] not found in corpora/${corpusId}.md at [${ref.start_index}, ${ref.end_index}) nor by its content${a ? ` (best similarity ${a.similarity})` : ''}`;
       span = a;
       bump(report, 'offsets-realigned');

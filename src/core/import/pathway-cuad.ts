@@ -156,9 +156,9 @@ export function importPathwayCuad(tsvFile: string, opts: ImportOptions): ImportR
           continue;
         }
         const a = alignExcerpt(contract.text, ex);
-        if (!a || a.similarity < minSim) {
+        if (!a || 'refused' in a || a.similarity < minSim) {
           bump(report, 'excerpt-not-found');
-          const r = a ? `best similarity ${a.similarity} < ${minSim}` : 'not found';
+          const r = a ? ('refused' in a ? a.detail : `best similarity ${a.similarity} < ${minSim}`) : 'not found';
           dropped.push({ id, excerpt: ex, reason: r });
           reasons.push(`${JSON.stringify(ex.length > 40 ? `${ex.slice(0, 39)}…` : ex)}: ${r}`);
           continue;

@@ -16,7 +16,7 @@ import { SpanproofError } from '../errors';
 import { isInside } from '../corpus/confine';
 import { parseJsonLines } from '../files';
 import { makeSelector, type EvidenceSelector, type Question } from '../groundtruth';
-import { alignExcerpt } from '../align/align';
+import { alignExcerpt, type Alignment, type AlignmentRefused } from '../align/align';
 import { emptyReport, placeExternal, readTextFile, requirePath, slug } from './common';
 import type { ImportedDocument, ImportOptions, ImportResult } from './index';
 
@@ -127,13 +127,15 @@ export function importRagas(file: string, opts: ImportOptions): ImportResult {
     for (const [k, ctx] of r.reference_contexts.entries()) {
       if (!ctx.trim()) { reason = `reference_contexts[${k}] is empty`; break; }
       if (opts.documents) {
-        let best: { doc: (typeof docs)[number]; a: NonNullable<ReturnType<typeof alignExcerpt>> } | null = null;
+        let best: { doc: (typeof docs)[number]; a: Alignment } | null = null;
+        let refused: AlignmentRefused | null = null;
         for (const d of docs) {
           const a = alignExcerpt(d.text, ctx);
+          if (a && 'refused' in a) { refused = a; continue; }
           if (a && (!best || a.similarity > best.a.similarity)) best = { doc: d, a };
           if (a?.method === 'exact') break;
         }
-        if (!best || best.a.similarity < minSim) { reason = `reference_contexts[${k}] not found in the documents${best ? ` (best similarity ${best.a.similarity} < ${minSim} in ${best.doc.source})` : ''}`; break; }
+        if (!best || best.a.similarity < minSim) { reason = `reference_contexts[${k}] not found in the documents${best ? ` (best similarity ${best.a.similarity} < ${minSim} in ${best.doc.source})` : refused ? ` (${refused.detail})` : ''}`; break; }
         if (best.a.method !== 'exact') report.fuzzy.push({ id, evidence: evidence.length, similarity: best.a.similarity, source: best.doc.source });
         used.add(best.doc.source);
         evidence.push(makeSelector(best.doc.text, best.doc.source, best.a.start, best.a.end));

@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { loadCorpus } from '../../../../src/core/corpus';
 import { resolveGroundTruth } from '../../../../src/core/groundtruth';
-import { alignExcerpt } from '../../../../src/core/align';
+import { alignExcerpt, type Alignment } from '../../../../src/core/align';
 import { comparePathwayHitRule, cuadHitIndex, cuadRetrievalMetrics, readPathwayComparisonFromRun } from '../../../../src/core/compat';
 import { passFailGrid, stringSimJudge } from '../../../../src/core/score';
 import { runImport, writeImport } from '../../../../src/core/import';
@@ -183,13 +183,13 @@ test('alignExcerpt: a short excerpt with a 1-character typo aligns to its own te
   // document's "Marketing Affiliate" is at 196
   assert.equal(contract.slice(0, 19), 'MARKETING AFFILIATE');
   assert.equal(contract.indexOf('Marketing Affiliate'), 196);
-  const a = alignExcerpt(contract, 'Marketing AffiliatZ')!;
+  const a = alignExcerpt(contract, 'Marketing AffiliatZ') as Alignment;
   assert.equal(a.method, 'fuzzy');
   assert.deepEqual([a.start, a.end], [196, 215]);
   // difflib ratio = 2·M / (|a| + |b|) = 2·18 / (19 + 19) = 0.947 ("Marketing Affiliat" matches)
   assert.equal(a.similarity, 0.947);
   // a typo in the upper-case title still aligns to the title (its own case wins the ratio)
-  const t = alignExcerpt(contract, 'MARKETING AFFILIATZ AGREEMENT')!;
+  const t = alignExcerpt(contract, 'MARKETING AFFILIATZ AGREEMENT') as Alignment;
   assert.deepEqual([t.start, t.end, t.similarity], [0, 29, round3(2 * 28 / 58)]);
 });
 
