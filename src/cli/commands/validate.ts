@@ -125,7 +125,7 @@ function humanReport(gtFile: string, corpus: Corpus, a: AcceptanceReport, writte
     if (s.nearest) out.push(`            nearest match at line ${s.nearest.line} (similarity ${s.nearest.similarity}): ${excerpt(s.nearest.text)}`);
   }
   for (const m of a.ambiguous) {
-    out.push(`  AMBIGUOUS ${m.id} ${m.source}: ${excerpt(m.exact)} — ${m.candidates.length} equally good occurrences at lines ${m.candidates.map((c) => c.line).join(', ')}; add or lengthen "prefix"/"suffix"`);
+    out.push(`  AMBIGUOUS ${m.id} ${m.source}: ${excerpt(m.exact)} — ${m.candidatesTotal ?? m.candidates.length} equally good occurrences at lines ${m.candidates.map((c) => c.line).join(', ')}${m.candidatesTotal !== undefined ? ` (the first ${m.candidates.length})` : ''}; add or lengthen "prefix"/"suffix"`);
   }
   for (const r of a.rejected) out.push(`  REJECTED  ${r.id} ${r.source}: ${r.reason}`);
   out.push(...whitespaceLines(ws));

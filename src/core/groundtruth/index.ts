@@ -79,7 +79,8 @@ export type EvidenceResolution =
    *  the corpus loader (`"source skipped: <reason> (<detail>)"`) or leaves the corpus root. */
   | { status: 'stale'; reason: string; nearest?: NearMatch }
   /** Rule 4: several equally good occurrences; candidate offsets and 1-based lines. */
-  | { status: 'ambiguous'; candidates: AnchorCandidate[] }
+  /** `candidates` holds the first MAX_CANDIDATES occurrences in document order; `total` (only when more) counts them all. */
+  | { status: 'ambiguous'; candidates: AnchorCandidate[]; total?: number }
   /** Rule 5: the quote is too short (or longer than `maxQuoteLength`) to be evidence. */
   | { status: 'rejected'; reason: string };
 
@@ -123,7 +124,7 @@ export interface AcceptanceReport {
   /** One entry per stale evidence item. `evidence` is its index in the question's evidence list. */
   stale: Array<{ id: string; source: string; exact: string; reason: string; evidence: number; nearest?: NearMatch }>;
   /** One entry per ambiguous evidence item. */
-  ambiguous: Array<{ id: string; source: string; exact: string; evidence: number; candidates: AnchorCandidate[] }>;
+  ambiguous: Array<{ id: string; source: string; exact: string; evidence: number; candidates: AnchorCandidate[]; candidatesTotal?: number }>;
   /** One entry per rejected evidence item. */
   rejected: Array<{ id: string; reason: string; source: string; evidence: number }>;
   /** One entry per moved evidence item: old and new offsets. */

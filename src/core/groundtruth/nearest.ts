@@ -21,20 +21,31 @@ const TOKEN = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]|[\p{L}\p{N
 
 interface Token { t: string; start: number; end: number }
 
+/** A document's word tokens (see the module comment), computed once and reused for every stale quote in it. */
+export type DocumentTokens = readonly Token[];
+
+/** The tokens of a document's text, for {@link nearestMatch}'s third argument. */
+export function documentTokens(text: string): DocumentTokens {
+  return tokens(text);
+}
+
 function tokens(s: string): Token[] {
   const out: Token[] = [];
   for (const m of s.matchAll(TOKEN)) out.push({ t: m[0].toLowerCase(), start: m.index, end: m.index + m[0].length });
   return out;
 }
 
-/** The best token-overlap window of `text` for `quote`, or undefined when none reaches `MIN_SIMILARITY`. */
-export function nearestMatch(quote: string, text: string): NearMatch | undefined {
+/**
+ * The best token-overlap window of `text` for `quote`, or undefined when none reaches `MIN_SIMILARITY`.
+ * `docTokens` = documentTokens(text) when the caller has them (one tokenisation per document).
+ */
+export function nearestMatch(quote: string, text: string, docTokens: DocumentTokens = tokens(text)): NearMatch | undefined {
   const q = tokens(quote);
   const m = q.length;
   if (m === 0) return undefined;
   const need = new Map<string, number>();
   for (const { t } of q) need.set(t, (need.get(t) ?? 0) + 1);
-  const doc = tokens(text);
+  const doc = docTokens;
   if (doc.length === 0) return undefined;
   const have = new Map<string, number>();
   let overlap = 0;

@@ -21,15 +21,23 @@ import type {
   AcceptanceReport, AnchorCandidate, EvidenceResolution, EvidenceSelector, GroundTruthFile, Resolution,
   ResolvedQuestion, ResolveOptions,
 } from './index';
-import { nearestMatch } from './nearest';
+import { documentTokens, nearestMatch, type DocumentTokens } from './nearest';
 import { lineAt, lineStarts, normaliseEol, normaliseEolString, type NormalisedText } from './text';
 
-/** Lazily computed, reusable views of one document's text. */
+/**
+ * Occurrences listed for an ambiguous quote (issue #16 item 14: a short quote in a big file gave 2 M
+ * candidates, 189 MB of JSON); the total is reported beside them when there are more.
+ */
+export const MAX_CANDIDATES = 20;
+
+/** Lazily computed, reusable views of one document's text (its tokens once per document, however many quotes are stale in it: #16 item 14). */
 class DocumentView {
   private norm?: NormalisedText;
   private starts?: number[];
+  private toks?: DocumentTokens;
   constructor(readonly text: string) {}
   normalised(): NormalisedText { return (this.norm ??= normaliseEol(this.text)); }
+  tokens(): DocumentTokens { return (this.toks ??= documentTokens(this.text)); }
   line(offset: number): number { return lineAt((this.starts ??= lineStarts(this.text)), offset); }
 }
 
@@ -108,7 +116,7 @@ function resolveIn(sel: EvidenceSelector, doc: DocumentView | undefined, opts: R
     else if (score === bestScore) best.push(i);
   }
   if (best.length === 0) {
-    const nearest = nearestMatch(sel.exact, text);
+    const nearest = nearestMatch(sel.exact, text, doc.tokens());
     return { status: 'stale', reason: `quote not found in ${source}`, ...(nearest ? { nearest } : {}) };
   }
   if (best.length > 1 && sel.start !== undefined) {
@@ -119,11 +127,11 @@ function resolveIn(sel: EvidenceSelector, doc: DocumentView | undefined, opts: R
   }
   const toSpan = (i: number): Span => ({ source, start: norm.raw[i], end: norm.raw[i + q.length] });
   if (best.length > 1) {
-    const candidates: AnchorCandidate[] = best.map((i) => {
+    const candidates: AnchorCandidate[] = best.slice(0, MAX_CANDIDATES).map((i) => {
       const s = toSpan(i);
       return { start: s.start, end: s.end, line: doc.line(s.start) };
     });
-    return { status: 'ambiguous', candidates };
+    return { status: 'ambiguous', candidates, ...(best.length > MAX_CANDIDATES ? { total: best.length } : {}) };
   }
   const span = toSpan(best[0]);
   return { status: span.start === sel.start && span.end === sel.end ? 'resolved' : 'moved', span };
@@ -199,7 +207,7 @@ export function resolveGroundTruth(gt: GroundTruthFile, textOf: (source: string)
           break;
         case 'ambiguous':
           allResolved = false;
-          acceptance.ambiguous.push({ id: q.id, source: sel.source, exact: sel.exact, evidence: j, candidates: r.candidates });
+          acceptance.ambiguous.push({ id: q.id, source: sel.source, exact: sel.exact, evidence: j, candidates: r.candidates, ...(r.total !== undefined ? { candidatesTotal: r.total } : {}) });
           break;
         case 'rejected':
           allResolved = false;

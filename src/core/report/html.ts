@@ -177,7 +177,7 @@ function excludedHtml(m: ReportModel, data: RunData): string[] {
   if (acc && (acc.stale.length || acc.ambiguous.length || acc.rejected.length)) {
     o.push('<h2>Excluded questions (not scored)</h2><ul>');
     for (const s of acc.stale) o.push(`<li>stale: ${esc(s.id)} in <code>${esc(s.source)}</code>: “${esc(String(s.exact).slice(0, 160))}”${s.reason ? ` (${esc(String(s.reason))})` : ''}</li>`);
-    for (const s of acc.ambiguous) o.push(`<li>ambiguous: ${esc(s.id)} in <code>${esc(s.source)}</code> (${s.candidates.length} candidates)</li>`);
+    for (const s of acc.ambiguous) o.push(`<li>ambiguous: ${esc(s.id)} in <code>${esc(s.source)}</code> (${s.candidatesTotal ?? s.candidates.length} candidates)</li>`);
     for (const s of acc.rejected) o.push(`<li>rejected: ${esc(s.id)}: ${esc(s.reason)}</li>`);
     o.push('</ul>');
   }

@@ -75,7 +75,7 @@ export function renderMarkdownModel(m: ReportModel): string {
   if (acc && (acc.stale.length || acc.ambiguous.length || acc.rejected.length)) {
     o.push('## Excluded questions (not scored)', '');
     for (const s of acc.stale) o.push(`- stale: ${esc(s.id)} in ${code(s.source)}: “${esc(String(s.exact).slice(0, 120))}”${s.reason ? ` (${esc(s.reason)})` : ''}`);
-    for (const s of acc.ambiguous) o.push(`- ambiguous: ${esc(s.id)} in ${code(s.source)} (${s.candidates.length} candidates)`);
+    for (const s of acc.ambiguous) o.push(`- ambiguous: ${esc(s.id)} in ${code(s.source)} (${s.candidatesTotal ?? s.candidates.length} candidates)`);
     for (const s of acc.rejected) o.push(`- rejected: ${esc(s.id)}: ${esc(s.reason)}`);
     o.push('');
   }
