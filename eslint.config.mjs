@@ -7,7 +7,7 @@ import { importX, createNodeResolver } from 'eslint-plugin-import-x';
 import { LAYER_ZONES, SHARED_TYPES_ONLY } from './scripts/layers.mjs';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', '.cache/**', '.sample-runs/**', 'test/e2e/out/**', 'test/e2e/.cache/**', 'media/**', 'test/fixtures/layers/**'] },
+  { ignores: ['dist/**', 'node_modules/**', '.cache/**', '.sample-runs/**', 'test/e2e/out/**', 'test/e2e/.cache/**', 'media/**', 'test/fixtures/layers/**', 'reports/**', '.stryker-tmp/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
