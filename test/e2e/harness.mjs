@@ -254,11 +254,15 @@ export async function gotoLine(page, n, timeout = 30000) {
   const [line, col = '1'] = String(n).split(':');
   const t0 = Date.now();
   for (let attempt = 0; ; attempt++) {
-    // After a failed attempt the focus may be outside the editor (a notification, a view): click into it.
-    if (attempt > 0 && !(await widget.isVisible().catch(() => false))) await page.locator('.monaco-editor .view-lines').first().click().catch(() => undefined);
-    if (!(await widget.isVisible().catch(() => false))) await page.keyboard.press('Control+g');
+    // Focus the editor first: a panel restored with the workspace (a terminal) can take the focus after
+    // the file opened, and then Ctrl+G's picker has no text editor to move (CI, scenario 11).
+    if (await widget.isVisible().catch(() => false)) await page.keyboard.press('Escape');
+    await page.locator('.editor-group-container.active .monaco-editor .view-lines').first().click({ position: { x: 5, y: 5 } }).catch(() => undefined);
+    await page.keyboard.press('Control+g');
     await input.waitFor({ state: 'visible' });
     await input.fill(`:${line}:${col}`);
+    // The picker's row ("Go to line …") shows that it has read the line; Enter before it may do nothing.
+    await widget.locator('.quick-input-list .monaco-list-row').first().waitFor({ timeout: 3000 }).catch(() => undefined);
     await sleep(200);
     await page.keyboard.press('Enter');
     const closed = await widget.waitFor({ state: 'hidden', timeout: 3000 }).then(() => true, () => false);
