@@ -56,6 +56,33 @@ export const folder = () => {
   return [...sp.folders.values()][0];
 };
 
+/**
+ * One cheap config (fixed/bm25/none) set at workspace level and run, so a whole run writes a run
+ * directory in a few seconds. The caller restores `chunkers`, `retrievers` and `rerank`.
+ */
+export async function runOneConfig(): Promise<NonNullable<Awaited<ReturnType<Spanproof['runner']['run']>>> & { runDir: string }> {
+  const s = await api();
+  const cfg = vscode.workspace.getConfiguration('spanproof');
+  const T = vscode.ConfigurationTarget.Workspace;
+  await cfg.update('chunkers', ['fixed'], T);
+  await cfg.update('retrievers', ['bm25'], T);
+  await cfg.update('rerank', [false], T);
+  const run = await s.runner.run(folder().store);
+  if (!run?.runDir) throw new Error('the one-config run wrote no run directory');
+  return run as typeof run & { runDir: string };
+}
+
+/**
+ * Answers the endpoint confirmations (sp.endpoints.deps.ask, a modal in VS Code) with
+ * `reply(buttons, message, detail)` until `restore()`; `asked` collects each question's message.
+ */
+export function answerEndpointPrompts(s: Spanproof, reply: (buttons: string[], message: string, detail: string) => string | undefined): { asked: string[]; restore(): void } {
+  const original = s.endpoints.deps.ask;
+  const asked: string[] = [];
+  s.endpoints.deps.ask = async (message, detail, ...buttons) => (asked.push(message), reply(buttons, message, detail));
+  return { asked, restore: () => void (s.endpoints.deps.ask = original) };
+}
+
 /** The workspace root on disk. */
 export const ws = (): string => vscode.workspace.workspaceFolders![0].uri.fsPath;
 

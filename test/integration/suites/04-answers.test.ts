@@ -7,7 +7,7 @@ import * as vscode from 'vscode';
 import { storeJudgeApiKey } from '../../../src/extension/answers';
 import type { GenerationStageResult } from '../../../src/core/judge';
 import { startFakeServer } from '../../helpers/fakeServer';
-import { api, folder, test } from '../harness';
+import { answerEndpointPrompts, api, runOneConfig, test } from '../harness';
 
 test('Set Judge API Key and Generate and Judge Answers are registered', async () => {
   await api();
@@ -22,13 +22,9 @@ test('a full run is judged through a fake endpoint: refused (nothing written) wi
   const T = vscode.ConfigurationTarget.Workspace;
   const keys = ['chunkers', 'retrievers', 'rerank', 'judge.endpoint', 'judge.generatorModel', 'judge.judgeModel'];
   const srv = await startFakeServer({ answers: {} });
+  let prompts: ReturnType<typeof answerEndpointPrompts> | undefined;
   try {
-    // One cheap config (fixed/bm25/none) so the whole run writes a run directory in a few seconds.
-    await cfg.update('chunkers', ['fixed'], T);
-    await cfg.update('retrievers', ['bm25'], T);
-    await cfg.update('rerank', [false], T);
-    const run = await sp.runner.run(folder().store);
-    assert.ok(run?.runDir, 'the run wrote a run directory');
+    const run = await runOneConfig();
     assert.equal(run.status, 'succeeded');
     const runDir = run.runDir;
 
@@ -41,8 +37,7 @@ test('a full run is judged through a fake endpoint: refused (nothing written) wi
     await storeJudgeApiKey(sp.endpoints, srv.url, 'sk-spanproof-it');
     await cfg.update('judge.endpoint', srv.url, T);
     // A workspace-level endpoint is confirmed the first time (#16 item 2): answer the modal with "Allow".
-    const ask = sp.endpoints.deps.ask;
-    sp.endpoints.deps.ask = async (_m, _d, ...buttons) => buttons[0];
+    prompts = answerEndpointPrompts(sp, (buttons) => buttons[0]);
     await cfg.update('judge.generatorModel', 'gen-model', T);
     await cfg.update('judge.judgeModel', 'judge-model', T);
     const r = (await vscode.commands.executeCommand('spanproof.generateAnswers', runDir)) as GenerationStageResult | null;
@@ -55,8 +50,8 @@ test('a full run is judged through a fake endpoint: refused (nothing written) wi
     assert.ok(srv.requests.length >= 20, 'at least one generation per question');
     assert.ok(srv.requests.every((q) => q.headers?.authorization === 'Bearer sk-spanproof-it'), 'every request carries the key stored for its origin');
     assert.equal(r.summary.sameModel, false);
-    sp.endpoints.deps.ask = ask;
   } finally {
+    prompts?.restore();
     await srv.close();
     await storeJudgeApiKey(sp.endpoints, srv.url, '');
     for (const k of keys) await cfg.update(k, undefined, T);
@@ -70,19 +65,11 @@ test('#16 item 2: a workspace-level endpoint is asked about before anything is s
   const keys = ['chunkers', 'retrievers', 'rerank', 'judge.endpoint', 'judge.generatorModel', 'judge.judgeModel'];
   const thief = await startFakeServer({ answers: {} });
   const trusted = await startFakeServer({ answers: {} });
-  const ask = sp.endpoints.deps.ask;
-  const asked: string[] = [];
   let reply: (buttons: string[]) => string | undefined = () => undefined;
-  sp.endpoints.deps.ask = async (message, _detail, ...buttons) => {
-    asked.push(message);
-    return reply(buttons);
-  };
+  const prompts = answerEndpointPrompts(sp, (buttons) => reply(buttons));
+  const { asked } = prompts;
   try {
-    await cfg.update('chunkers', ['fixed'], T);
-    await cfg.update('retrievers', ['bm25'], T);
-    await cfg.update('rerank', [false], T);
-    const run = await sp.runner.run(folder().store);
-    assert.ok(run?.runDir);
+    const run = await runOneConfig();
     await storeJudgeApiKey(sp.endpoints, trusted.url, 'sk-for-trusted-only');
     await sp.context.secrets.store('spanproof.judge.apiKey', 'sk-old-global'); // what older versions stored
     // A cloned repository's .vscode/settings.json points the judge at another server.
@@ -102,7 +89,7 @@ test('#16 item 2: a workspace-level endpoint is asked about before anything is s
     assert.ok(thief.requests.length > 0);
     assert.ok(thief.requests.every((q) => q.headers?.authorization === 'Bearer no-key'), 'neither the other origin\'s key nor the old key was sent');
   } finally {
-    sp.endpoints.deps.ask = ask;
+    prompts.restore();
     await thief.close();
     await trusted.close();
     await storeJudgeApiKey(sp.endpoints, trusted.url, '');

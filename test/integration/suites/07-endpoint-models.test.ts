@@ -7,7 +7,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { startFakeModelServer } from '../../helpers/fakeModelServer';
-import { api, folder, test, ws } from '../harness';
+import { answerEndpointPrompts, api, folder, test, ws } from '../harness';
 
 /** Every file under `dir` (recursive). */
 function filesUnder(dir: string): string[] {
@@ -29,13 +29,9 @@ test('an endpoint embedder: declined → no run, nothing sent; allowed → every
   const keys = ['chunkers', 'retrievers', 'rerank', 'embeddingModel', 'modelEndpoint.url'];
   const KEY = 'sk-spanproof-models-it';
   const srv = await startFakeModelServer();
-  const ask = sp.endpoints.deps.ask;
   const asked: string[] = [];
   let allow = false;
-  sp.endpoints.deps.ask = async (message, detail, ...buttons) => {
-    asked.push(`${message}\n${detail}`);
-    return allow ? buttons[0] : undefined;
-  };
+  const prompts = answerEndpointPrompts(sp, (buttons, message, detail) => (asked.push(`${message}\n${detail}`), allow ? buttons[0] : undefined));
   try {
     await cfg.update('chunkers', ['fixed'], T);
     await cfg.update('retrievers', ['dense'], T);
@@ -65,7 +61,7 @@ test('an endpoint embedder: declined → no run, nothing sent; allowed → every
       assert.equal(readFileSync(f).includes(KEY), false, `${f} holds no key`);
     }
   } finally {
-    sp.endpoints.deps.ask = ask;
+    prompts.restore();
     await srv.close();
     await sp.endpoints.storeKey(srv.url, '');
     for (const k of keys) await cfg.update(k, undefined, T);

@@ -10,7 +10,7 @@ import * as vscode from 'vscode';
 import { storeJudgeApiKey } from '../../../src/extension/answers';
 import type { SafetyFile, UpiaAttackFile } from '../../../src/core/safety';
 import { startFakeServer } from '../../helpers/fakeServer';
-import { api, folder, test } from '../harness';
+import { answerEndpointPrompts, api, runOneConfig, test } from '../harness';
 
 test('UPIA attack step and content safety through a fake endpoint: refused without one, then attacks.json and the safety report', async () => {
   const sp = await api();
@@ -33,14 +33,10 @@ test('UPIA attack step and content safety through a fake endpoint: refused witho
       return undefined;
     },
   });
-  const ask = sp.endpoints.deps.ask;
+  // "Allow" the workspace-level endpoint once it is set (before, nothing is sent, so nothing is asked).
+  const prompts = answerEndpointPrompts(sp, (buttons) => buttons[0]);
   try {
-    await cfg.update('chunkers', ['fixed'], T);
-    await cfg.update('retrievers', ['bm25'], T);
-    await cfg.update('rerank', [false], T);
-    const run = await sp.runner.run(folder().store);
-    assert.ok(run?.runDir);
-    const runDir = run.runDir;
+    const runDir = (await runOneConfig()).runDir;
 
     const refused = await vscode.commands.executeCommand('spanproof.runAttacks', { input: runDir, steps: ['upia'] });
     assert.equal(refused, null, 'no endpoint: refused');
@@ -51,7 +47,6 @@ test('UPIA attack step and content safety through a fake endpoint: refused witho
     await cfg.update('judge.endpoint', srv.url, T);
     await cfg.update('judge.generatorModel', 'gen-model', T);
     await cfg.update('judge.judgeModel', 'judge-model', T);
-    sp.endpoints.deps.ask = async (_m, _d, ...buttons) => buttons[0]; // "Allow" the workspace-level endpoint
     const reports = (await vscode.commands.executeCommand('spanproof.runAttacks', { input: runDir, steps: ['upia'] })) as UpiaAttackFile[] | null;
     assert.ok(reports?.length === 1, 'one UPIA report');
     const file = JSON.parse(readFileSync(path.join(runDir, 'attacks.json'), 'utf8')) as { spanproof: number; upia: UpiaAttackFile };
@@ -74,7 +69,7 @@ test('UPIA attack step and content safety through a fake endpoint: refused witho
     assert.ok(doc && doc.languageId === 'markdown' && doc.getText().includes("not Azure's safety service"), 'the report opened, with the note');
     await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
   } finally {
-    sp.endpoints.deps.ask = ask;
+    prompts.restore();
     await srv.close();
     await storeJudgeApiKey(sp.endpoints, srv.url, '');
     for (const k of keys) await cfg.update(k, undefined, T);

@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import * as vscode from 'vscode';
 import type { DraftSessionResult } from '../../../src/core/draft';
 import { defaultDraftReply, startFakeServer } from '../../helpers/fakeServer';
-import { api, folder, test, until } from '../harness';
+import { answerEndpointPrompts, api, folder, runOneConfig, test, until } from '../harness';
 
 test('Draft Questions… drafts through the endpoint, the CodeLens accepts one and rejects one, and only the accepted one is scored', async () => {
   const sp = await api();
@@ -24,14 +24,13 @@ test('Draft Questions… drafts through the endpoint, the CodeLens accepts one a
     await cfg.update('judge.endpoint', srv.url, T);
     await cfg.update('draft.model', 'drafter', T);
     // A workspace-level endpoint is confirmed the first time (#16 item 2): the modal is answered "Allow …".
-    const asked: string[] = [];
-    const ask = sp.endpoints.deps.ask;
-    sp.endpoints.deps.ask = async (message, _detail, ...buttons) => (asked.push(message), buttons.find((b) => b.startsWith('Allow ')));
+    const prompts = answerEndpointPrompts(sp, (buttons) => buttons.find((b) => b.startsWith('Allow ')));
+    const { asked } = prompts;
     let r: DraftSessionResult;
     try {
       r = (await vscode.commands.executeCommand('spanproof.draftQuestions', { scope: 'workspace', count: 3 })) as DraftSessionResult;
     } finally {
-      sp.endpoints.deps.ask = ask;
+      prompts.restore();
     }
     assert.deepEqual(asked, [`Spanproof: send data to ${new URL(srv.url).origin}?`], 'asked once, naming the origin');
     assert.ok(r && r.written, 'drafts written');
@@ -64,11 +63,7 @@ test('Draft Questions… drafts through the endpoint, the CodeLens accepts one a
     await until(() => !store.gt!.questions.some((q) => q.id === second.id) && store.gt!.questions.find((q) => q.id === first.id)?.status === undefined, 'accept and reject to reach the store');
 
     // A run scores the accepted draft, leaves the remaining drafts out.
-    await cfg.update('chunkers', ['fixed'], T);
-    await cfg.update('retrievers', ['bm25'], T);
-    await cfg.update('rerank', [false], T);
-    const run = await sp.runner.run(store);
-    assert.ok(run?.runDir);
+    const run = await runOneConfig();
     const results = JSON.parse(readFileSync(`${run.runDir}/results.json`, 'utf8')) as { acceptance: { total: number; draftsExcluded?: number } };
     const left = drafts.length - 2;
     assert.equal(results.acceptance.total, handCount + 1);
