@@ -79,10 +79,13 @@ test('semantic keeps every invariant on generated documents', async () => {
   );
 });
 
-test('per-line sentence segmentation equals a whole-text Intl.Segmenter pass on generated text', () => {
+test('sentence segmentation in runs of lines equals a whole-text Intl.Segmenter pass on generated text', () => {
   fc.assert(
-    fc.property(text, (t) => {
-      assert.deepEqual(sentenceRanges(t), sentenceRangesWholeText(t));
+    fc.property(text, fc.integer({ min: 1, max: 80 }), (t, blockChars) => {
+      const whole = sentenceRangesWholeText(t);
+      assert.deepEqual(sentenceRanges(t), whole);
+      assert.deepEqual(sentenceRanges(t, 1), whole); // one line per call
+      assert.deepEqual(sentenceRanges(t, blockChars), whole);
     }),
     { numRuns: 500, seed: 7 },
   );
