@@ -7,7 +7,8 @@
  * - `cancel` → aborts that request's signal; the engine stops at its next yield (≤ ~40 ms of work);
  * - `shutdown` → releases the ONNX sessions and closes the port so the thread exits.
  * Models, pair caches and chunker stages stay resident between requests (a one-question re-run after
- * a full run reuses them) and are released after 5 minutes without a request.
+ * a full run reuses them) and are released after 5 minutes without a request — unless the request
+ * says `resident: false` (the CLI's one-shot run: nothing is kept, so peak memory stays lower).
  */
 import '../core/ortEnv'; // first: disables onnxruntime's telemetry before it loads
 import { parentPort } from 'node:worker_threads';
@@ -91,7 +92,7 @@ async function handle(req: WorkerRequest): Promise<void> {
         onLog: (level: 'info' | 'warn', message: string) => send({ kind: 'log', level, message }),
       };
       // The injection exposure study (issue #17) runs after the run, on a planted copy (never resident).
-      const result = await withInjectionStudy(req.params, await runGrid(req.params, { resident, ...hooks }), hooks);
+      const result = await withInjectionStudy(req.params, await runGrid(req.params, { resident: req.params.resident === false ? undefined : resident, ...hooks }), hooks);
       const profile = await profiler?.stop();
       if (profile && result.runDir) writeRunProfile(result.runDir, profile);
       flush();

@@ -307,7 +307,7 @@ Exit codes:
       let result: GridRunResult;
       try {
         result = await client.run(
-          { workspace, groundTruthFile, settings, outDir: o.out ? path.resolve(o.out) : undefined, runsRoot: o.runsDir ? path.resolve(o.runsDir) : undefined, cacheDir: o.cacheDir ? path.resolve(o.cacheDir) : undefined, keepChunks: !!o.keepChunks || !!o.biasStudy, questionIds: o.question?.length ? o.question : undefined, requireScorable: true, shard, profile: !!o.profile, ...(o.injectionStudy ? { injectionStudy: { canariesPerKind: perKind } } : {}), ...(sent.length ? { apiKey: process.env.SPANPROOF_API_KEY } : {}) },
+          { workspace, groundTruthFile, settings, outDir: o.out ? path.resolve(o.out) : undefined, runsRoot: o.runsDir ? path.resolve(o.runsDir) : undefined, cacheDir: o.cacheDir ? path.resolve(o.cacheDir) : undefined, keepChunks: !!o.keepChunks || !!o.biasStudy, questionIds: o.question?.length ? o.question : undefined, requireScorable: true, shard, profile: !!o.profile, resident: false, ...(o.injectionStudy ? { injectionStudy: { canariesPerKind: perKind } } : {}), ...(sent.length ? { apiKey: process.env.SPANPROOF_API_KEY } : {}) },
           { signal: ac.signal, onProgress: (p) => bar.update(p.done, p.total, p.stage) },
         );
       } catch (e) {

@@ -64,6 +64,13 @@ export interface GridRunParams {
    * SPANPROOF_PROFILE=1 in the worker's environment). Not a setting: it changes no result.
    */
   profile?: boolean;
+  /**
+   * Whether a resident worker keeps this run's models, pair-score caches and chunker stages (chunks,
+   * BM25 and dense indexes) for the next request (a one-question re-run reuses them); default true.
+   * The CLI, which sends one request and exits, passes false: each chunker's indexes are then garbage
+   * as soon as its configs are scored instead of being held to the end of the run (peak memory).
+   */
+  resident?: boolean;
 }
 
 /** Result of a grid run. */
