@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { runGrid } from '../../../../src/core/grid/run';
+import { ResidentState } from '../../../../src/core/grid/resident';
 import { readRun } from '../../../../src/core/runs';
 import { buildReportModel, rankingTable, renderHtml } from '../../../../src/core/report';
 import type { QuestionRecord } from '../../../../src/core/runs';
@@ -37,6 +38,17 @@ test('two runs with identical inputs write byte-identical results.json (second r
   const run = JSON.parse(readText(join(a.runDir!, 'run.json')));
   assert.equal(run.status, 'succeeded');
   assert.match(run.id, /^\d{8}T\d{6}Z-[0-9a-f]{8}$/);
+});
+
+test('a run that keeps nothing resident (the CLI) writes the same bytes as a resident worker\'s run, and keeps no stage', async () => {
+  const root = tmp('resident');
+  const resident = new ResidentState();
+  const settings = smallSettings();
+  const a = await runGrid({ workspace: MINI, groundTruthFile: MINI_GT, settings, runsRoot: join(root, 'runs'), cacheDir: join(root, 'cache-a') }, { resident });
+  const b = await runGrid({ workspace: MINI, groundTruthFile: MINI_GT, settings, runsRoot: join(root, 'runs'), cacheDir: join(root, 'cache-b') });
+  assert.ok(resident.stages.size > 0, 'the resident run memoised its chunker stages');
+  for (const f of ['results.json', 'questions.jsonl', 'ranking.json', 'evidence.json']) assert.equal(readText(join(b.runDir!, f)), readText(join(a.runDir!, f)), f);
+  await resident.release();
 });
 
 test('a stale quote is excluded and counted in acceptance, never scored as a miss', async () => {
