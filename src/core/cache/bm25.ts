@@ -67,7 +67,7 @@ function store(file: string, index: Bm25Index): void {
   try {
     const dir = dirname(file);
     mkdirSync(dir, { recursive: true });
-    writeFileAtomic(file, JSON.stringify(index.toJSON()), { durable: false });
+    writeFileAtomic(file, index.toJSONText(), { durable: false });
     prune(dir);
   } catch { /* read-only cache: fine */ }
 }
