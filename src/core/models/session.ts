@@ -46,26 +46,50 @@ export async function createSession(modelPath: string, threads: number, dir: str
   return session;
 }
 
-/** Padded `[rows, width]` tensors for the inputs the session declares; width = longest row (≥ 1). */
+/** 0 on a little-endian host (the low 32-bit word of an int64 comes first), 1 on a big-endian one. */
+const LOW_WORD = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1 ? 0 : 1;
+
+/**
+ * Element `k` of the int64 array whose 32-bit words are `words` := `v`. An int32 `v` is written as two
+ * words (sign-extended), so no BigInt is allocated per element (a chunker's embedding wrote ≈ 3 BigInts
+ * per token, tens of MB of heap garbage); any other number goes through `BigInt(v)` as before.
+ */
+function setInt64(arr: BigInt64Array, words: Int32Array, k: number, v: number): void {
+  if ((v | 0) === v) {
+    words[2 * k + LOW_WORD] = v;
+    words[2 * k + 1 - LOW_WORD] = v < 0 ? -1 : 0;
+  } else arr[k] = BigInt(v);
+}
+
+/**
+ * Padded `[rows, width]` int64 tensors for the inputs the session declares (only those are built);
+ * width = longest row (≥ 1). `input_ids` = the row's ids then `padId`; `attention_mask` = 1 over the
+ * row, 0 after; `token_type_ids` = the row's type ids then 0; `position_ids` = 0, 1, 2, … per row.
+ */
 export function feedsFor(session: ort.InferenceSession, rows: readonly EncodedRow[], padId: number): { feeds: Record<string, ort.Tensor>; width: number } {
   const width = Math.max(1, ...rows.map((r) => r.ids.length));
   const n = rows.length;
-  const ids = new BigInt64Array(n * width).fill(BigInt(padId));
-  const mask = new BigInt64Array(n * width);
-  const types = new BigInt64Array(n * width);
-  const positions = new BigInt64Array(n * width);
-  rows.forEach((r, i) => {
-    const o = i * width;
-    for (let j = 0; j < r.ids.length; j++) {
-      ids[o + j] = BigInt(r.ids[j]);
-      mask[o + j] = 1n;
-      types[o + j] = BigInt(r.typeIds[j]);
-    }
-    for (let j = 0; j < width; j++) positions[o + j] = BigInt(j);
-  });
-  const all: Record<string, BigInt64Array> = { input_ids: ids, attention_mask: mask, token_type_ids: types, position_ids: positions };
   const feeds: Record<string, ort.Tensor> = {};
-  for (const name of session.inputNames) feeds[name] = new ort.Tensor('int64', all[name], [n, width]);
+  for (const name of session.inputNames) {
+    const arr = new BigInt64Array(n * width);
+    const words = new Int32Array(arr.buffer, arr.byteOffset, arr.length * 2);
+    const set = (k: number, v: number) => setInt64(arr, words, k, v);
+    rows.forEach((r, i) => {
+      const o = i * width;
+      const len = r.ids.length;
+      if (name === 'input_ids') {
+        for (let j = 0; j < len; j++) set(o + j, r.ids[j]);
+        if (padId !== 0) for (let j = len; j < width; j++) set(o + j, padId);
+      } else if (name === 'attention_mask') {
+        for (let j = 0; j < len; j++) set(o + j, 1);
+      } else if (name === 'token_type_ids') {
+        for (let j = 0; j < len; j++) set(o + j, r.typeIds[j]);
+      } else if (name === 'position_ids') {
+        for (let j = 0; j < width; j++) set(o + j, j);
+      }
+    });
+    feeds[name] = new ort.Tensor('int64', arr, [n, width]);
+  }
   return { feeds, width };
 }
 
