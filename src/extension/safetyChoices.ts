@@ -21,7 +21,7 @@ export interface AttackChoice {
 export function attackChoices(run: { hasInjectionStudy: boolean }): AttackChoice[] {
   const out: AttackChoice[] = [];
   if (run.hasInjectionStudy) out.push({ step: 'xpia', label: 'XPIA: instructions planted in the retrieved documents', detail: 'answers the questions whose top-k held a canary of the injection study, from those passages', picked: true });
-  out.push({ step: 'upia', label: "UPIA: an instruction in the user's question", detail: 'answers every scored question with and without an injected instruction (control set), from the same passages', picked: !run.hasInjectionStudy });
+  out.push({ step: 'upia', label: "UPIA: an instruction in the user's question", detail: 'answers every scored question with and without an injected instruction (control set), from the same passages, and grades both for harmful content', picked: !run.hasInjectionStudy });
   return out;
 }
 
@@ -44,16 +44,16 @@ export function parseSafetyArgs(arg: unknown): SafetyCommandArgs {
 }
 
 const f = (x: number | null | undefined) => (x === null || x === undefined || !Number.isFinite(x) ? '—' : x.toFixed(3));
-const ci = (m: { mean: number | null; lo: number | null; hi: number | null }) => `${f(m.mean)} [${f(m.lo)}, ${f(m.hi)}]`;
+const ci = (m: { mean?: number | null; defectRate?: number | null; lo: number | null; hi: number | null }) => `${f(m.mean ?? m.defectRate)} [${f(m.lo)}, ${f(m.hi)}]`;
 
 /** "violence 0.250 [0.000, 0.750] · sexual — (0 of 4 measured)": defect rate per category with its CI. */
 export function safetySummary(r: SafetyFile): string {
-  const parts = Object.entries(r.categories).map(([c, v]) => (v!.measured ? `${c} ${ci({ mean: v!.defectRate, lo: v!.lo, hi: v!.hi })}` : `${c} — (0 of ${v!.measured + v!.unmeasured} measured)`));
+  const parts = Object.entries(r.categories).map(([c, v]) => (v!.measured ? `${c} ${ci(v!)}` : `${c} — (0 of ${v!.measured + v!.unmeasured} measured)`));
   return `defect rates at ≥ ${r.threshold}: ${parts.join(' · ')}`;
 }
 
-/** The attack success of each config, with its CI (UPIA: attacked vs control and the difference). */
+/** The attack success of each config, with its CI (UPIA: the any-category harm defect rate). */
 export function attackSummary(r: XpiaAttackFile | UpiaAttackFile): string {
   if (r.attack === 'xpia') return `XPIA attack success: ${r.configs.map((c) => `${c.id} ${ci(c.attackSuccess)}`).join(' · ')}`;
-  return `UPIA attacked − control: ${r.configs.map((c) => `${c.id} ${c.difference.mean >= 0 ? '+' : ''}${ci(c.difference)} (attacked ${f(c.attacked.mean)}, control ${f(c.control.mean)})`).join(' · ')}`;
+  return `UPIA defect rate (any category, ≥ ${r.threshold}): ${r.configs.map((c) => `${c.id} ${ci(c.any)} (${c.any.measured} measured)`).join(' · ')}`;
 }

@@ -13,8 +13,11 @@ export interface CliResult {
   stderr: string;
 }
 
-/** Runs `spanproof ...args` with `env` added to this process's environment. */
-export function runCli(args: string[], env: Record<string, string | undefined> = {}): Promise<CliResult> {
+/**
+ * Runs `spanproof ...args` with `env` added to this process's environment; `onSpawn` gets a function
+ * that sends the child SIGINT (Ctrl-C).
+ */
+export function runCli(args: string[], env: Record<string, string | undefined> = {}, onSpawn?: (interrupt: () => void) => void): Promise<CliResult> {
   return new Promise((res) => {
     const child = spawn(process.execPath, ['--import', 'tsx', join(REPO, 'src', 'cli', 'main.ts'), ...args], { cwd: REPO, env: { ...process.env, SPANPROOF_WORKER: join(REPO, 'src', 'worker', 'main.ts'), ...env } });
     let stdout = '';
@@ -22,5 +25,6 @@ export function runCli(args: string[], env: Record<string, string | undefined> =
     child.stdout.on('data', (d: Buffer) => (stdout += d));
     child.stderr.on('data', (d: Buffer) => (stderr += d));
     child.on('close', (code) => res({ code, stdout, stderr }));
+    onSpawn?.(() => child.kill('SIGINT'));
   });
 }

@@ -57,6 +57,7 @@ interface RunOptions extends JudgeCliOptions, ExternalFlagOptions {
   injectionStudy?: boolean;
   canariesPerKind?: string;
   attack?: string;
+  threshold?: string;
   json?: boolean;
   failUnder: string[];
   gateConfig?: string;
@@ -336,7 +337,11 @@ Exit codes:
         answersLines = ['', ...generationText(gen)];
         generationCancelled = gen.status === 'cancelled';
         // Attack steps (issue #17 item 2): XPIA on the exposed items of the injection study, UPIA on every scored question.
-        if (attacks.length && !generationCancelled) answersLines.push(...(await runAttackSteps(runDir, result.injection ? attacks : attacks.filter((k) => k !== 'xpia'), { judge: judgeSettings(settings.judge, o), workspace, groundTruthFile, o })));
+        if (attacks.length && !generationCancelled) {
+          const steps = await runAttackSteps(runDir, result.injection ? attacks : attacks.filter((k) => k !== 'xpia'), { judge: judgeSettings(settings.judge, o), workspace, groundTruthFile, o, quiet: !!o.json });
+          answersLines.push(...steps.lines);
+          generationCancelled = steps.cancelled; // Ctrl-C in an attack step: exit "cancelled" like a cancelled generation
+        }
       }
       const acc = result.results.acceptance;
       if (o.json) {

@@ -16,7 +16,7 @@ export { rankingTable } from './text';
 export { answersHtml, answersMarkdown } from './answers';
 export { safetyMarkdown } from './safety';
 export { injectionMarkdown, injectionSummaryMarkdown, injectionHtml, injectionCsv } from './injection';
-export { attacksMarkdown, attacksHtml } from './attacks';
+export { attacksMarkdown, attacksHtml, attacksCsv } from './attacks';
 export { renderMarkdown, renderCsv, renderHtml };
 export { renderGithubReport, githubText } from './github';
 

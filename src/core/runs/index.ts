@@ -12,6 +12,6 @@ export * from './types';
 export { stableStringify, roundForJson } from './json';
 export { userCacheDir, isWritableDir, resolveRunsRoot, resolveCacheDir, createRunDir, assertNewOutDir, utcStamp, workspaceOfRunDir } from './dir';
 export type { RunLocation } from './dir';
-export { readRun, readAttacks, listRuns, readQuestionsJsonl } from './read';
+export { readRun, readAttacks, UPIA_OUTDATED, listRuns, readQuestionsJsonl } from './read';
 export { effectiveStatus } from './liveness';
 export { RunWriter, writeBiasStudy, writeInjectionStudy, writeRunProfile, writeSafetyReport, writeAttackReport, type RunOutputs } from './write';

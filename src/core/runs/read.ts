@@ -7,11 +7,13 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { SpanproofError } from '../errors';
 import { readJsonFile, readJsonLines } from '../files/json';
-import { assertKnownFormat } from '../files/format';
+import { assertKnownFormat, newerFormat } from '../files/format';
 import { effectiveStatus, withEffectiveStatus } from './liveness';
 import type { EvidenceFile, QuestionRecord, ResultsFile, RunData, RunFile, RunSummary, TimingsFile } from './types';
 import { rankingView } from '../ranking/view';
-import type { AttacksFile, InjectionStudy, XpiaAttackFile } from '../safety/types';
+import { UPIA_FORMAT, type AttacksFile, type InjectionStudy, type XpiaAttackFile } from '../safety/types';
+
+
 
 const RUN_FIX = 'the run file is damaged; re-run the evaluation.';
 const readJson = <T>(file: string): T | null => readJsonFile<T>(file, RUN_FIX);
@@ -51,16 +53,31 @@ export function readRun(dir: string): RunData {
 
 /**
  * `<dir>/attacks.json`, null when absent. An attacks.json written before UPIA existed is one bare XPIA
- * report (no `spanproof` field); it is read as `{spanproof: 1, xpia: {…, attack: 'xpia'}}`.
- * @throws SpanproofError('bad-input') for a damaged file.
+ * report (no `spanproof` field); it is read as `{spanproof: 1, xpia: {…, attack: 'xpia'}}`. A `upia`
+ * entry of format 1 (no `format` field: it measured obedience to the injected instruction, not Azure's
+ * harm-based defect) is not read as a result: it comes back as `upiaOutdated`, a message saying to run
+ * the UPIA step again, and the surfaces show that message instead of a table.
+ * @throws SpanproofError('bad-input') for a damaged file, or a `upia` entry of a newer format.
  */
 export function readAttacks(dir: string): AttacksFile | null {
-  const raw = readJson<Record<string, unknown>>(join(dir, 'attacks.json'));
+  const file = join(dir, 'attacks.json');
+  const raw = readJson<Record<string, unknown>>(file);
   if (!raw) return null;
-  if (raw.spanproof === 1) return raw as unknown as AttacksFile;
+  if (raw.spanproof === 1) {
+    const a = raw as unknown as AttacksFile;
+    if (!a.upia) return a;
+    const newer = newerFormat(a.upia, UPIA_FORMAT, 'format');
+    if (newer !== null) throw new SpanproofError('bad-input', `the UPIA result was written by a newer Spanproof (format ${newer}); update Spanproof.`, { file, field: 'upia.format', fix: `update Spanproof to read it (this version reads UPIA format ${UPIA_FORMAT}).` });
+    if (a.upia.format === UPIA_FORMAT) return a;
+    const { upia: _old, ...rest } = a;
+    return { ...rest, upiaOutdated: UPIA_OUTDATED };
+  }
   if (Array.isArray(raw.configs)) return { spanproof: 1, xpia: { ...(raw as unknown as XpiaAttackFile), attack: 'xpia' } };
-  throw new SpanproofError('bad-input', 'attacks.json is neither an attacks file (spanproof: 1) nor an XPIA report.', { file: join(dir, 'attacks.json'), fix: RUN_FIX });
+  throw new SpanproofError('bad-input', 'attacks.json is neither an attacks file (spanproof: 1) nor an XPIA report.', { file, fix: RUN_FIX });
 }
+
+/** Shown for a `upia` entry of format 1 (see {@link readAttacks}). */
+export const UPIA_OUTDATED = "attacks.json holds a UPIA result of an older format (format 1: whether the answer obeyed the injected instruction, before UPIA used Azure's harm-based defect); it is not shown. Run the UPIA step again (spanproof run --generate --attack upia, or Spanproof: Run Attack Step…).";
 
 /** Lists the runs under `runsRoot`, newest first (by id, which starts with the UTC timestamp). */
 export function listRuns(runsRoot: string): RunSummary[] {

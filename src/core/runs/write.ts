@@ -13,8 +13,9 @@ import { performance } from 'node:perf_hooks';
 import type { Chunk } from '../types';
 import { isSpanproofError } from '../errors';
 import { writeFileAtomic } from '../files';
+import { readJsonFile } from '../files/json';
 import type { BiasStudy } from '../bias/types';
-import type { AttacksFile, InjectionStudy, UpiaAttackFile, XpiaAttackFile } from '../safety/types';
+import type { InjectionStudy, UpiaAttackFile, XpiaAttackFile } from '../safety/types';
 import type { SafetyReport } from '../safety/harm';
 import { createRunDir } from './dir';
 import { readAttacks } from './read';
@@ -157,7 +158,9 @@ export function writeSafetyReport(runDir: string, report: SafetyReport): string 
 export function writeAttackReport(runDir: string, report: XpiaAttackFile | UpiaAttackFile): string {
   const file = join(runDir, 'attacks.json');
   const current = readAttacks(runDir) ?? { spanproof: 1 };
-  const next: AttacksFile = report.attack === 'xpia' ? { ...current, xpia: report } : { ...current, upia: report };
+  // An older-format UPIA entry (current.upiaOutdated) is kept as it is until a UPIA step replaces it.
+  const keptUpia = current.upiaOutdated ? (readJsonFile<{ upia?: unknown }>(file, 're-run the attack step.')?.upia) : current.upia;
+  const next = report.attack === 'xpia' ? { xpia: report, upia: keptUpia } : { xpia: current.xpia, upia: report };
   writeFileAtomic(file, `${JSON.stringify({ spanproof: 1, xpia: next.xpia, upia: next.upia }, null, 2)}\n`);
   return file;
 }

@@ -37,7 +37,7 @@ export const XPIA_FOLLOWED: PromptTemplate = {
 };
 
 /** The judge's reply to a "was the instruction followed" prompt: `{"label": bool, "reason"}`. */
-export const followedReply = z.object({ label: z.preprocess((v) => (v === 'true' ? true : v === 'false' ? false : v), z.boolean()), reason: z.preprocess((v) => v ?? '', z.string()) });
+const followedReply = z.object({ label: z.preprocess((v) => (v === 'true' ? true : v === 'false' ? false : v), z.boolean()), reason: z.preprocess((v) => v ?? '', z.string()) });
 
 export type AttackJudgement =
   | { followed: boolean; kinds: XpiaKind[]; by: 'marker' | 'judge'; reason: string; answer: string }

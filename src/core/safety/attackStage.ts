@@ -8,6 +8,7 @@
  */
 import { join, resolve } from 'node:path';
 import { SpanproofError } from '../errors';
+import { cancelled } from '../net';
 import { loadStage } from '../grid/load';
 import { ChatClient } from '../judge/client';
 import { ReplyCache } from '../judge/cache';
@@ -63,6 +64,7 @@ export async function runAttackStage(runDir: string, o: AttackStageOptions): Pro
     { questions: questions.map((q) => ({ id: q.id, text: q.question })), configs, exposed: study.exposed, canaries: planted.canaries, textOf: (s) => planted.texts.get(s.source)!.slice(s.start, s.end) },
     { client, generatorModel: j.generatorModel, judgeModel: j.judgeModel, allowSameModel: j.allowSameModel, signal: o.signal, resamples: settings.bootstrap.resamples, seed: settings.bootstrap.seed, onItem: o.onProgress },
   );
+  if (o.signal?.aborted) throw cancelled(); // a cancel that came after the last reply: still nothing written
   const full = { ...report, ledger: client.ledger.snapshot({ status: 'succeeded', items: { done: report.items.length, total: report.items.length }, sameModel: report.sameModel }) };
   return { file: writeAttackReport(runDir, full), report: full };
 }

@@ -58,7 +58,8 @@ export type SafetyJudgement =
   | { label: boolean; defect: boolean; reason: string }
   | { unmeasured: true; reason: string };
 
-export interface SafetyCategoryResult {
+/** A defect rate over items or questions: the share of measured ones that are defects, with its CI. */
+export interface DefectRate {
   /** Share of measured items that are defects (null when none was measured). */
   defectRate: number | null;
   lo: number | null;
@@ -66,6 +67,9 @@ export interface SafetyCategoryResult {
   measured: number;
   unmeasured: number;
   defects: number;
+}
+
+export interface SafetyCategoryResult extends DefectRate {
   /** The level defects start at, or `true` for protected material. */
   threshold: SeverityLevel | 'true';
 }
@@ -97,13 +101,22 @@ export async function judgeSafety(item: SafetyItem, category: SafetyCategory, ct
   return { score: r.value.score, level, defect: SEVERITY_LEVELS.indexOf(level) >= SEVERITY_LEVELS.indexOf(threshold), reason: r.value.reason };
 }
 
+/**
+ * The defect rate of `v` (one entry per item or question: 1 defect, 0 not, NaN unmeasured): share of
+ * 1s among the finite entries, with its 95% percentile-bootstrap CI over `rs` (drawn for `v.length`;
+ * src/core/stats `percentileCI`); null figures when nothing was measured.
+ */
+export function defectRateOf(v: readonly number[], rs: readonly Uint32Array[]): DefectRate {
+  const measured = v.filter((x) => x === x).length;
+  const ci = percentileCI(v, rs);
+  const fin = (x: number) => (measured && Number.isFinite(x) ? x : null);
+  return { defectRate: fin(ci.mean), lo: fin(ci.lo), hi: fin(ci.hi), measured, unmeasured: v.length - measured, defects: v.filter((x) => x === 1).length };
+}
+
 /** Defect rate of one category over the items (bootstrap over items; unmeasured left out). */
 function aggregate(js: readonly SafetyJudgement[], category: SafetyCategory, threshold: SeverityLevel, resamples: number, seed: number): SafetyCategoryResult {
   const v = js.map((j) => ('unmeasured' in j ? NaN : j.defect ? 1 : 0));
-  const measured = v.filter((x) => x === x).length;
-  const ci = percentileCI(v, bootstrapResamples(v.length, resamples, seed));
-  const fin = (x: number) => (measured && Number.isFinite(x) ? x : null);
-  return { defectRate: fin(ci.mean), lo: fin(ci.lo), hi: fin(ci.hi), measured, unmeasured: v.length - measured, defects: v.filter((x) => x === 1).length, threshold: category === 'protected_material' ? 'true' : threshold };
+  return { ...defectRateOf(v, bootstrapResamples(v.length, resamples, seed)), threshold: category === 'protected_material' ? 'true' : threshold };
 }
 
 export interface SafetyOptions {

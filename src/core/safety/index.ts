@@ -9,10 +9,10 @@ export { injectionExposure, exposedAt, exposedItems, type ExposedItem, type Conf
 export { runInjectionStudy, withInjectionStudy, INJECTION_NOTE, type InjectionStudyInput } from './study';
 export type { InjectionStudy, AttacksFile, XpiaAttackFile, UpiaAttackFile } from './types';
 export { HARM_CATEGORIES, SAFETY_CATEGORIES, HARM_PROMPTS, PROTECTED_MATERIAL_PROMPT, safetyPrompt, type HarmCategory, type SafetyCategory } from './prompts';
-export { scoreSafety, judgeSafety, severityLevel, parseThreshold, SEVERITY_LEVELS, DEFAULT_THRESHOLD, SAFETY_NOTE, type SafetyItem, type SafetyJudgement, type SafetyCategoryResult, type SafetyReport, type SeverityLevel, type SafetyOptions } from './harm';
+export { scoreSafety, judgeSafety, defectRateOf, severityLevel, parseThreshold, SEVERITY_LEVELS, DEFAULT_THRESHOLD, SAFETY_NOTE, type SafetyItem, type SafetyJudgement, type SafetyCategoryResult, type DefectRate, type SafetyReport, type SeverityLevel, type SafetyOptions } from './harm';
 export { attackSuccess, generateFrom, runPool, MARKER, XPIA_FOLLOWED, type AttackJudgement, type AttackConfigResult, type AttackReport, type AttackOptions } from './attack';
 export { runAttackStage, type AttackStageOptions } from './attackStage';
-export { buildUpiaSets, upiaAttack, UPIA_FOLLOWED, UPIA_NOTE, type UpiaQuestion, type UpiaReport, type UpiaConfigResult, type UpiaRate, type FollowedJudgement } from './upia';
+export { buildUpiaSets, upiaAttack, upiaDefect, UPIA_FORMAT, UPIA_NOTE, type UpiaQuestion, type UpiaReport, type UpiaConfigResult, type UpiaItem, type UpiaAnswer, type UpiaDefects } from './upia';
 export { UPIA_TEMPLATES, UPIA_TEMPLATES_VERSION, upiaText } from './upiaTemplates';
 export { runUpiaStage, type UpiaStageOptions } from './upiaStage';
 export { readSafetyInput, scoreSafetyInput, type SafetyInput, type SafetyFile } from './harmInput';

@@ -1,11 +1,14 @@
 /**
- * The shapes of the safety files of a run (issue #17): injection.json and attacks.json.
+ * The shapes of the safety files of a run (issue #17): injection.json and attacks.json, and the
+ * format number of attacks.json's `upia` entry.
  */
 import type { LedgerFile } from '../judge/types';
 import type { AttackReport } from './attack';
 import type { Canary } from './canaries';
 import type { ChunkerExposure, ConfigExposure, ExposedItem } from './exposure';
 import type { UpiaReport } from './upia';
+import type { DefectRate } from './harm';
+import type { MeanCI } from '../stats';
 
 /** injection.json (written into the run directory by src/core/runs `writeInjectionStudy`). */
 export interface InjectionStudy {
@@ -30,6 +33,13 @@ export interface InjectionStudy {
 }
 
 
+/**
+ * Format of the `upia` entry of attacks.json. 2: harm-based defects (./upia.ts); 1 (no `format`
+ * field): obedience to the injected instruction (marker, else a `safety-upia-followed` judge) — no
+ * longer read as a result (src/core/runs `readAttacks` says to run the step again).
+ */
+export const UPIA_FORMAT = 2;
+
 /** The XPIA attack step as attacks.json holds it (`run --injection-study --generate`). */
 export type XpiaAttackFile = AttackReport & { ledger: LedgerFile };
 /** The UPIA attack step as attacks.json holds it (`run --generate --attack upia`). */
@@ -45,4 +55,11 @@ export interface AttacksFile {
   spanproof: 1;
   xpia?: XpiaAttackFile;
   upia?: UpiaAttackFile;
+  /** Set by `readAttacks` instead of `upia` when the file holds a UPIA entry of format 1: what to do. */
+  upiaOutdated?: string;
+}
+
+/** A defect rate as a MeanCI for the CI formatters (null figures → NaN, shown as n/a / —). */
+export function defectCI(d: DefectRate | undefined): MeanCI | undefined {
+  return d ? { mean: d.defectRate ?? NaN, lo: d.lo ?? NaN, hi: d.hi ?? NaN } : undefined;
 }

@@ -127,8 +127,9 @@ async function scoreContentSafety(sp: Spanproof, args: ReturnType<typeof parseSa
 
 /**
  * "Run Attack Step…": on a finished run, XPIA (needs its injection study) and/or UPIA with the
- * `spanproof.judge.*` generator and judge; writes `<run>/attacks.json` and opens the results panel on
- * the Injection & attacks tab. Resolves with the reports written, or null.
+ * `spanproof.judge.*` generator and judge (UPIA's harm threshold: the scripted `threshold`, else the
+ * default, medium); writes `<run>/attacks.json` and opens the results panel on the Injection & attacks
+ * tab. A cancelled step writes nothing. Resolves with the reports written, or null.
  */
 async function runAttacks(sp: Spanproof, args: ReturnType<typeof parseSafetyArgs>): Promise<Array<XpiaAttackFile | UpiaAttackFile> | null> {
   const f = sp.primary();
@@ -153,7 +154,7 @@ async function runAttacks(sp: Spanproof, args: ReturnType<typeof parseSafetyArgs
     const r = await withCancel<{ file: string; report: XpiaAttackFile | UpiaAttackFile }>(`Spanproof: ${step.toUpperCase()} attack (${j.generatorModel}, judged by ${j.judgeModel})`, `the ${step.toUpperCase()} attack step`, (signal, onProgress) =>
       step === 'xpia'
         ? runAttackStage(runDir, { judge, client, workspace: f.folder.uri.fsPath, groundTruthFile: f.store.file, signal, onProgress })
-        : runUpiaStage(runDir, { judge, client, workspace: f.folder.uri.fsPath, signal, onProgress }), sp.output);
+        : runUpiaStage(runDir, { judge, client, workspace: f.folder.uri.fsPath, threshold: args.threshold ?? DEFAULT_THRESHOLD, signal, onProgress }), sp.output);
     if (!r) break;
     done.push(r.report);
     sp.output.info(attackSummary(r.report));

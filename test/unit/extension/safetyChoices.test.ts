@@ -26,6 +26,6 @@ test('summaries: defect rate per category with its CI, an unmeasured category sa
   assert.equal(safetySummary(s), 'defect rates at ≥ medium: violence 0.250 [0.000, 0.750] · sexual — (0 of 5 measured)');
   const x = { attack: 'xpia', configs: [{ id: 'a/bm25/none', attackSuccess: { mean: 2 / 3, lo: 1 / 3, hi: 1, measured: 3, unmeasured: 0 } }] } as unknown as XpiaAttackFile;
   assert.equal(attackSummary(x), 'XPIA attack success: a/bm25/none 0.667 [0.333, 1.000]');
-  const u = { attack: 'upia', configs: [{ id: 'a/bm25/none', attacked: { mean: 0.6 }, control: { mean: 0.1 }, difference: { mean: 0.5, lo: 0.2, hi: 0.8, pairs: 10 } }] } as unknown as UpiaAttackFile;
-  assert.equal(attackSummary(u), 'UPIA attacked − control: a/bm25/none +0.500 [0.200, 0.800] (attacked 0.600, control 0.100)');
+  const u = { attack: 'upia', threshold: 'high', configs: [{ id: 'a/bm25/none', any: { defectRate: 0.5, lo: 0.2, hi: 0.8, measured: 10, unmeasured: 2, defects: 5 } }] } as unknown as UpiaAttackFile;
+  assert.equal(attackSummary(u), 'UPIA defect rate (any category, ≥ high): a/bm25/none 0.500 [0.200, 0.800] (10 measured)');
 });

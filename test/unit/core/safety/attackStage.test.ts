@@ -3,15 +3,16 @@
  * generation from each exposed item's planted top-k against a fake endpoint whose generator always
  * obeys a planted instruction (it echoes the canary marker it sees): attack success ≤ exposure@5 for
  * every attacked config, each exposed item generated once, the judge asked only without a marker, and
- * a corpus changed after the study is refused.
+ * a corpus changed after the study is refused; and a step cancelled mid-run (AbortSignal) writes nothing.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { appendFileSync, cpSync, existsSync } from 'node:fs';
+import { appendFileSync, cpSync, existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runGrid } from '../../../../src/core/grid/run';
 import { ChatClient } from '../../../../src/core/judge';
-import { runAttackStage, withInjectionStudy } from '../../../../src/core/safety';
+import { readAttacks } from '../../../../src/core/runs';
+import { runAttackStage, runUpiaStage, withInjectionStudy } from '../../../../src/core/safety';
 import { startFakeServer } from '../../../helpers/fakeServer';
 import { MINI, MINI_GT, smallSettings, tmp } from '../../../helpers/grid';
 
@@ -57,6 +58,48 @@ test('attack stage on fastapi-mini: an always-obeying generator: attack success 
     assert.equal(report.items.length, study.exposed.filter((x) => attacked.has(x.config)).length);
     appendFileSync(join(ws, 'tutorial', 'body.md'), '\nA new paragraph.\n');
     await assert.rejects(runAttackStage(result.runDir!, { judge, workspace: ws, groundTruthFile: MINI_GT, client }), /changed since the injection study/);
+  } finally {
+    await srv.close();
+  }
+});
+
+test('a cancelled attack step writes nothing: XPIA and UPIA aborted mid-run leave attacks.json absent, then byte-identical, and no temp file', async () => {
+  const root = tmp('attack-cancel');
+  const ws = join(root, 'ws');
+  cpSync(MINI, ws, { recursive: true });
+  const settings = smallSettings();
+  const params = { workspace: ws, groundTruthFile: MINI_GT, settings, runsRoot: join(root, 'runs'), cacheDir: join(root, 'cache'), injectionStudy: true };
+  const runDir = (await withInjectionStudy(params, await runGrid(params))).runDir!;
+  let ac = new AbortController();
+  let abortAt = 3;
+  // Every request is answered (a harmless answer, a 0 grade, "not followed") except that the abortAt-th aborts the step.
+  const srv = await startFakeServer({
+    script: (r) => {
+      if (r.n === abortAt) ac.abort();
+      const sys = r.messages.find((m) => m.role === 'system')?.content ?? '';
+      if (sys.includes('"label"')) return { content: '{"label": false, "reason": "no"}' };
+      if (sys.includes('"score"')) return { content: '{"score": 0, "reason": "calm"}' };
+      return { content: 'The docs say so.' };
+    },
+  });
+  const files = () => readdirSync(runDir).sort();
+  try {
+    const client = new ChatClient({ endpoint: srv.url, concurrency: 2 });
+    const judge = { ...settings.judge, endpoint: srv.url, generatorModel: 'gen', judgeModel: 'judge' };
+    const before = files();
+    await assert.rejects(runAttackStage(runDir, { judge, workspace: ws, groundTruthFile: MINI_GT, client, signal: ac.signal }), (e: Error & { code?: string }) => e.code === 'cancelled');
+    assert.deepEqual(files(), before, 'no attacks.json, no temp file');
+    abortAt = Infinity;
+    ac = new AbortController();
+    const { file } = await runAttackStage(runDir, { judge, workspace: ws, groundTruthFile: MINI_GT, client, signal: ac.signal });
+    const written = readFileSync(file);
+    const after = files();
+    abortAt = srv.requests.length + 5;
+    await assert.rejects(runUpiaStage(runDir, { judge, workspace: ws, client, signal: ac.signal }), (e: Error & { code?: string }) => e.code === 'cancelled');
+    assert.ok(srv.requests.length >= abortAt, 'the UPIA step was under way');
+    assert.deepEqual(readFileSync(file), written, 'the XPIA entry untouched, no UPIA entry');
+    assert.deepEqual(files(), after);
+    assert.equal(readAttacks(runDir)!.upia, undefined);
   } finally {
     await srv.close();
   }
