@@ -180,7 +180,7 @@ export async function loadRunModels(input: LoadModelsInput): Promise<RunModels> 
       embedders.push({ name: embedderName(spec), spec, model });
     }
     if (rrSpec) {
-      const ctx = { threads, baseDir: input.workspace, cacheDir: input.cacheDir, endpoint: endpoint ?? undefined, modelStore: input.modelStore, signal: input.signal };
+      const ctx = { threads, baseDir: input.workspace, cacheDir: input.cacheDir, endpoint: endpoint ?? undefined, modelStore: input.modelStore, signal: input.signal, embedders: embedders.map((e) => e.model) };
       reranker = await keep(keptBy(rrSpec.kind)?.rerankers, residentKey(input.workspace, rrSpec, threads), () => loadReranker(rrSpec, ctx));
     }
   } catch (e) {

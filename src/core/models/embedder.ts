@@ -42,6 +42,7 @@ export async function openOnnxEmbedder(dir: string, opts: ModelOptions): Promise
   const session = await createSession(folder.modelPath, opts.threads, dir);
   const output = pickOutput(session, dir);
   const embedder = new OnnxEmbedder(folder, session, output, opts.batchSize ?? DEFAULT_BATCH_SIZE);
+  embedder.threads = opts.threads;
   try {
     embedder.parameters = await countOnnxParameters(folder.modelPath);
     await embedder.probe();
@@ -74,6 +75,8 @@ export class OnnxEmbedder implements TextEmbedder {
   dim = 0;
   /** ONNX initializer elements, set when the model is opened. */
   parameters = 0;
+  /** `intraOpNumThreads` of its session (set when the model is opened). */
+  threads = 1;
   private released = false;
 
   constructor(
@@ -87,6 +90,16 @@ export class OnnxEmbedder implements TextEmbedder {
 
   get tokenizer(): ModelTokenizer {
     return this.folder.tokenizer;
+  }
+
+  /** Absolute path of its model folder. */
+  get dir(): string {
+    return this.folder.dir;
+  }
+
+  /** The batch size of its session calls. */
+  get batch(): number {
+    return this.batchSize;
   }
 
   /** Runs one tiny input to learn `dim` and fail early on shape surprises. */

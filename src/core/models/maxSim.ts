@@ -11,7 +11,8 @@
  * every query word find its closest passage word.
  */
 import { staticGloveDir } from './defaultModel';
-import { type OnnxEmbedder, openOnnxEmbedder } from './embedder';
+import { resolve } from 'node:path';
+import { DEFAULT_BATCH_SIZE, type OnnxEmbedder, openOnnxEmbedder } from './embedder';
 import type { ModelOptions, PairScorer } from './types';
 
 /** Passage texts whose token ids are kept (cleared when full; only a speed-up). */
@@ -52,10 +53,18 @@ export function zipfWeight(tokenId: number): number {
 /**
  * Creates the MaxSim baseline over the static model in `dir` (default: the embedded model).
  * `baseline` is true. Scores are sums of (weighted) cosines, comparable within one query only.
+ *
+ * `shared`: an embedder of the run already open on the same folder with `opts.threads` threads and
+ * the default batch size (the grid's static-glove embedder) — the baseline then reads its session and
+ * tokenizer instead of opening a second ONNX session and tokenizer of the same files (≈ 14 MB of
+ * native memory and the tokenizer's heap), with the very same vectors; its `dispose()` leaves that
+ * embedder to its owner. Any other `shared` is ignored.
  */
-export async function createMaxSimReranker(opts: ModelOptions, dir: string = staticGloveDir(), weighting: MaxSimWeighting = 'zipf'): Promise<PairScorer> {
+export async function createMaxSimReranker(opts: ModelOptions, dir: string = staticGloveDir(), weighting: MaxSimWeighting = 'zipf', shared?: OnnxEmbedder): Promise<PairScorer> {
+  const usable = shared && shared.dir === resolve(dir) && shared.threads === opts.threads && shared.batch === (opts.batchSize ?? DEFAULT_BATCH_SIZE);
+  if (usable) return new MaxSimReranker(shared, weighting, false);
   const embedder = await openOnnxEmbedder(dir, opts);
-  return new MaxSimReranker(embedder, weighting);
+  return new MaxSimReranker(embedder, weighting, true);
 }
 
 class MaxSimReranker implements PairScorer {
@@ -75,6 +84,8 @@ class MaxSimReranker implements PairScorer {
   constructor(
     private readonly embedder: OnnxEmbedder,
     private readonly weighting: MaxSimWeighting,
+    /** Whether `dispose()` releases the embedder (false when it is the run's shared embedder). */
+    private readonly ownsEmbedder: boolean,
   ) {
     this.id = `maxsim-baseline/${weighting}:${embedder.id}`;
   }
@@ -181,6 +192,6 @@ class MaxSimReranker implements PairScorer {
   }
 
   dispose(): Promise<void> {
-    return this.embedder.dispose();
+    return this.ownsEmbedder ? this.embedder.dispose() : Promise.resolve();
   }
 }

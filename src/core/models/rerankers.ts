@@ -11,7 +11,9 @@ import { loadEndpointReranker } from './endpoint/reranker';
 import type { ModelEndpoint } from './endpoint/connection';
 import { createMaxSimReranker } from './maxSim';
 import { rerankerName, type RerankerSpec } from './rerankerSpec';
-import type { PairScorer } from './types';
+import type { PairScorer, TextEmbedder } from './types';
+import { OnnxEmbedder } from './embedder';
+import { staticGloveDir } from './defaultModel';
 
 /** What loading a reranker needs besides its spec. */
 export interface RerankerContext {
@@ -25,6 +27,11 @@ export interface RerankerContext {
   /** The model store of pulled catalogue models (default modelStoreDir()). */
   modelStore?: string;
   signal?: AbortSignal;
+  /**
+   * The run's embedders: the MaxSim baseline reads the static-glove one's session and tokenizer when
+   * it is open at `threads` (see {@link createMaxSimReranker}) instead of opening the same model again.
+   */
+  embedders?: readonly TextEmbedder[];
 }
 
 /**
@@ -33,7 +40,11 @@ export interface RerankerContext {
  * loader's 'model'/'not-found' errors.
  */
 export async function loadReranker(spec: RerankerSpec, ctx: RerankerContext): Promise<PairScorer> {
-  if (spec.kind === 'baseline') return createMaxSimReranker({ threads: ctx.threads });
+  if (spec.kind === 'baseline') {
+    const dir = path.resolve(staticGloveDir());
+    const shared = ctx.embedders?.find((e): e is OnnxEmbedder => e instanceof OnnxEmbedder && e.dir === dir && e.threads === ctx.threads);
+    return createMaxSimReranker({ threads: ctx.threads }, dir, 'zipf', shared);
+  }
   if (spec.kind === 'folder') return loadCrossEncoderFromFolder(path.resolve(ctx.baseDir ?? process.cwd(), spec.path), { threads: ctx.threads });
   if (spec.kind === 'catalogue') return loadCrossEncoderFromFolder(resolvePulledModel(spec.name, ctx.modelStore), { threads: ctx.threads });
   if (!ctx.endpoint || !ctx.cacheDir) {
