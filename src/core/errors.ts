@@ -11,6 +11,18 @@ export type SpanproofErrorCode =
   | 'worker-crashed' // the grid worker thread died or exited during a request; the host keeps working (exit 3)
   | 'internal'; // anything else (exit 3)
 
+/** One of several problems reported together (every bad key of a settings file, not only the first). */
+export interface SpanproofProblem {
+  /** The file, when not the error's own `file`. */
+  file?: string;
+  /** JSON path or key path (`chunkerParams.heading.bogus`, `retrievers[0]`). */
+  field: string;
+  /** What is wrong. */
+  message: string;
+  /** What to do about it. */
+  fix: string;
+}
+
 export interface SpanproofErrorDetails {
   /** The file concerned, as the user would type it. */
   file?: string;
@@ -20,6 +32,11 @@ export interface SpanproofErrorDetails {
   fix?: string;
   /** The run directory of a run that stopped (a cancelled run keeps its run.json there, status `cancelled`). */
   runDir?: string;
+  /**
+   * Every problem found, when there are several: the message lists each on its own line (field: what.
+   * Fix: …) and `field`/`fix` of the error are the first's. One problem is the same as `field` + `fix`.
+   */
+  problems?: SpanproofProblem[];
   cause?: unknown;
 }
 
@@ -28,6 +45,8 @@ export class SpanproofError extends Error {
   readonly file?: string;
   readonly field?: string;
   readonly fix?: string;
+  /** Every problem when several were found together (see SpanproofErrorDetails.problems). */
+  readonly problems?: SpanproofProblem[];
   /** The run directory of a run that stopped with this error (see SpanproofErrorDetails.runDir). */
   runDir?: string;
 
@@ -36,15 +55,35 @@ export class SpanproofError extends Error {
     this.name = 'SpanproofError';
     this.code = code;
     this.file = details.file;
-    this.field = details.field;
-    this.fix = details.fix;
+    const first = details.problems?.[0];
+    this.field = details.field ?? first?.field;
+    this.fix = details.fix ?? first?.fix;
+    if (details.problems?.length) this.problems = details.problems;
     if (details.runDir !== undefined) this.runDir = details.runDir;
   }
 
   private static format(message: string, d: SpanproofErrorDetails): string {
+    const ps = d.problems ?? [];
+    if (ps.length > 1) {
+      const lines = ps.map((p) => `\n  ${p.file && p.file !== d.file ? `${p.file}: ` : ''}${p.field}: ${p.message} Fix: ${p.fix}`);
+      return `${d.file ? `${d.file}: ` : ''}${message}${lines.join('')}`;
+    }
     const where = [d.file, d.field].filter(Boolean).join(': ');
     return `${where ? `${where}: ` : ''}${message}${d.fix ? ` Fix: ${d.fix}` : ''}`;
   }
+}
+
+/**
+ * One error for every problem in `problems` (at least one): a single problem is an ordinary error
+ * (`file: field: message Fix: fix`); several are listed one per line under `heading`
+ * (e.g. `3 settings are wrong:`), each with its field, what is wrong and its fix.
+ */
+export function errorOfProblems(code: SpanproofErrorCode, problems: readonly SpanproofProblem[], heading: string, file?: string): SpanproofError {
+  if (problems.length === 0) throw new Error('errorOfProblems: no problem given');
+  const first = problems[0];
+  if (problems.length === 1) return new SpanproofError(code, first.message, { file: first.file ?? file, field: first.field, fix: first.fix, problems: [...problems] });
+  const same = problems.every((p) => (p.file ?? file) === (first.file ?? file));
+  return new SpanproofError(code, heading, { file: same ? first.file ?? file : file, problems: [...problems] });
 }
 
 /** True when `e` is a SpanproofError (also across worker/structured-clone boundaries, by name and code). */

@@ -11,9 +11,9 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { SpanproofError } from '../errors';
+import { SpanproofError, isSpanproofError, type SpanproofProblem } from '../errors';
 import { parseJsonText } from '../files/jsonText';
-import { deepMerge, getPath, normaliseKeys, parseRunSettings } from './parse';
+import { deepMerge, getPath, normaliseKeys, parseRunSettings, settingsError } from './parse';
 import { settingValues } from './walk';
 import { DEFAULT_SETTINGS, type RunSettings } from './types';
 
@@ -82,6 +82,29 @@ export function readConfigLayer(file: string): SettingsLayer {
   const raw = parseJsonText(text, file, 'fix the JSON syntax at that line and column.');
   parseRunSettings(raw, file);
   return { kind: 'config', file, values: normaliseKeys(raw) as Record<string, unknown> };
+}
+
+/**
+ * The settings files of one command, lowest first: `<workspace>/.vscode/settings.json` (when it
+ * exists) and the `--config` file (when given). Every bad key of both files is reported at once.
+ * @throws SpanproofError('bad-input') listing every bad key with its file; a syntax error or a missing
+ *   `--config` file as readWorkspaceSettings / readConfigLayer do.
+ */
+export function readSettingsLayers(workspace: string, config?: string): { workspace: WorkspaceSettings; layers: SettingsLayer[] } {
+  const problems: SpanproofProblem[] = [];
+  const attempt = <T>(read: () => T): T | null => {
+    try {
+      return read();
+    } catch (e) {
+      if (!isSpanproofError(e) || !e.problems) throw e;
+      problems.push(...e.problems.map((p) => ({ ...p, file: p.file ?? e.file })));
+      return null;
+    }
+  };
+  const ws = attempt(() => readWorkspaceSettings(workspace));
+  const cfg = config === undefined ? null : attempt(() => readConfigLayer(config));
+  if (problems.length || !ws) throw settingsError(problems);
+  return { workspace: ws, layers: [ws.layer, cfg].filter((l): l is SettingsLayer => l !== null) };
 }
 
 /** The layers merged over the defaults (later layers win, key by key). */

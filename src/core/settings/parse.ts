@@ -8,12 +8,14 @@
  */
 import { readFileSync } from 'node:fs';
 import { parseJsonText } from '../files/jsonText';
-import { SpanproofError, isSpanproofError } from '../errors';
+import type { z } from 'zod';
+import { SpanproofError, errorOfProblems, isSpanproofError, type SpanproofProblem } from '../errors';
 import { validateChunkerParams } from '../chunking/params';
 import { resolvePrimaryMetric } from '../metrics/registry';
 import { RUN_SETTINGS_SCHEMA } from './schema';
 import { settingValues } from './walk';
-import { DEFAULT_SETTINGS, type RunSettings } from './types';
+import { expectedItemText, expectedValueText, settingAt, settingKeysAt } from './describe';
+import type { RunSettings } from './types';
 
 const PREFIX = 'spanproof.';
 
@@ -43,19 +45,62 @@ export function normaliseKeys(input: unknown): unknown {
   return out;
 }
 
+/** A key path as the user reads it: dotted keys, list positions in brackets (`retrievers[0]`, `chunkerParams.heading.bogus`). */
+function keyPath(path: readonly PropertyKey[]): string {
+  return path.reduce<string>((acc, seg) => (typeof seg === 'number' ? `${acc}[${seg}]` : acc ? `${acc}.${String(seg)}` : String(seg)), '');
+}
+
+/** A value quoted for a message (JSON, at most 60 characters). */
+function shown(x: unknown): string {
+  const j = JSON.stringify(x) ?? String(x);
+  return j.length > 60 ? `${j.slice(0, 57)}…` : j;
+}
+
+/** One zod issue of the settings schema as problems: the full key path, what is wrong, and a fix naming the expected type or values (./describe.ts). */
+function problemsOfIssue(issue: z.core.$ZodIssue, input: unknown): SpanproofProblem[] {
+  if (issue.code === 'unrecognized_keys') {
+    const valid = settingKeysAt(issue.path as Array<string | number>);
+    const where = issue.path.length ? `the keys of ${keyPath(issue.path)}` : 'the settings';
+    return issue.keys.map((key) => ({
+      field: keyPath([...issue.path, key]),
+      message: 'unknown key.',
+      fix: valid.length ? `remove it, or use one of ${where}: ${valid.join(', ')}.` : 'remove it.',
+    }));
+  }
+  const field = keyPath(issue.path) || '(root)';
+  const v = settingAt(issue.path as Array<string | number>);
+  const given = getPath(input, issue.path.map(String).join('.'));
+  const message = `${shown(given)} is not valid (${issue.message.replace(/^Invalid input$/, 'matches none of the accepted forms')}).`;
+  if (!v) return [{ field, message, fix: `give ${field} a value of the documented form.` }];
+  const whole = v.path === issue.path.map(String).join('.');
+  const fix = whole
+    ? `set ${v.path} to ${expectedValueText(v)}, e.g. ${shown(v.default)} (the default).`
+    : `make ${field} ${expectedItemText(v)} (${v.path} is ${expectedValueText(v)}).`;
+  return [{ field, message, fix }];
+}
+
 /**
  * Validates `input` (parsed JSON) against the schema and fills in the defaults.
  * @param file the file the object came from, named in errors.
- * @throws SpanproofError('bad-input') naming `file`, the key (`chunkerParams.fixed.size`) and the fix.
+ * @throws SpanproofError('bad-input') naming `file` and every problem: the full key path
+ *   (`chunkerParams.heading.bogus`), what is wrong, and the fix (the expected type or values, or the
+ *   valid keys at that place). Several problems are listed one per line; `field`/`fix` are the first's.
  */
 export function parseRunSettings(input: unknown, file = '--config'): RunSettings {
-  const r = RUN_SETTINGS_SCHEMA.safeParse(normaliseKeys(input));
+  const normalised = normaliseKeys(input);
+  const r = RUN_SETTINGS_SCHEMA.safeParse(normalised);
   if (r.success) return r.data;
-  const issue = r.error.issues[0];
-  const field = issue.path.map(String).join('.') || '(root)';
-  const keys = (issue as { keys?: string[] }).keys;
-  const fix = issue.code === 'unrecognized_keys' ? `remove ${keys?.join(', ')} (valid keys: ${Object.keys(DEFAULT_SETTINGS).join(', ')}).` : `give ${field} a valid value (${issue.message}).`;
-  throw new SpanproofError('bad-input', `invalid setting: ${issue.message}.`, { file, field: issue.code === 'unrecognized_keys' ? keys?.join(', ') : field, fix });
+  throw settingsError(settingsProblems(r.error.issues, normalised), file);
+}
+
+/** The problems of the zod issues of the settings schema (see {@link parseRunSettings}). */
+function settingsProblems(issues: readonly z.core.$ZodIssue[], input: unknown): SpanproofProblem[] {
+  return issues.flatMap((i) => problemsOfIssue(i, input));
+}
+
+/** One bad-input error for the settings problems of one or more files (each problem names its file). */
+export function settingsError(problems: readonly SpanproofProblem[], file?: string): SpanproofError {
+  return errorOfProblems('bad-input', problems, `${problems.length} settings are wrong:`, file);
 }
 
 /**
@@ -120,6 +165,8 @@ export interface SettingsSource {
   file?: string;
   /** Settings keys set by command-line flags, mapped to the flag (`{ k: '--k' }`). */
   flags?: Partial<Record<keyof RunSettings, string>>;
+  /** The flags the command offers for settings (`{ poolSize: '--pool' }`): a fix naming a key not set by its flag names the flag too. */
+  offered?: Partial<Record<keyof RunSettings, string>>;
 }
 
 /**
@@ -128,12 +175,15 @@ export interface SettingsSource {
  * `fixed.overlap` < `fixed.size`), `k ≤ poolSize` (a result list is the head of the candidate pool),
  * `k ≥ 1`, `tau` in (0, 1], `primaryMetric` valid at k and poolSize (`hit@12` needs poolSize ≥ 12),
  * `verdict.margin` in (0, 1), ranking weights ≥ 0.
- * @throws SpanproofError('bad-input') naming the file or the flag, the key and the fix.
+ * @throws SpanproofError('bad-input') naming the file or the flag, the key and the fix — every problem
+ *   found, one per line when there are several (`field`/`fix` are the first's).
  */
 export function validateRunSettings(s: RunSettings, source: SettingsSource = {}): void {
   const flag = (key: keyof RunSettings) => source.flags?.[key];
-  const bad = (key: keyof RunSettings, field: string, message: string, fix: string): never => {
-    throw new SpanproofError('bad-input', message, flag(key) ? { field: flag(key), fix } : { file: source.file, field, fix });
+  const problems: SpanproofProblem[] = [];
+  const bad = (key: keyof RunSettings, field: string, message: string, fix: string): void => {
+    const f = flag(key);
+    problems.push(f ? { field: f, message, fix } : { file: source.file, field, message, fix });
   };
   for (const c of s.chunkers) {
     try {
@@ -144,16 +194,18 @@ export function validateRunSettings(s: RunSettings, source: SettingsSource = {})
       bad('chunkerParams', e.field ?? 'chunkerParams', bare, e.fix ?? 'fix chunkerParams.');
     }
   }
-  const name = (key: keyof RunSettings) => flag(key) ?? key;
+  const name = (key: keyof RunSettings) => flag(key) ?? (source.offered?.[key] ? `${source.offered[key]} (setting ${key})` : key);
+  const before = problems.length;
   if (!(Number.isInteger(s.k) && s.k >= 1)) bad('k', 'k', `k is ${s.k}; it must be a whole number ≥ 1.`, `set ${name('k')} to 1 or more.`);
   if (!(Number.isInteger(s.poolSize) && s.poolSize >= 1)) bad('poolSize', 'poolSize', `poolSize is ${s.poolSize}; it must be a whole number ≥ 1.`, `set ${name('poolSize')} to 1 or more.`);
   if (s.k > s.poolSize) {
     const key: keyof RunSettings = flag('k') || !flag('poolSize') ? 'k' : 'poolSize';
     bad(key, key, `k (${s.k}) is larger than the candidate pool poolSize (${s.poolSize}); the result list is the head of the pool.`, `lower ${name('k')} to at most ${s.poolSize}, or raise ${name('poolSize')} to at least ${s.k}.`);
   }
+  const kOk = problems.length === before; // the primary metric is checked at a valid k and poolSize only (hit@k at k = 30 > poolSize is the k problem)
   if (!(s.tau > 0 && s.tau <= 1)) bad('tau', 'tau', `tau is ${s.tau}; it must be in (0, 1].`, `set ${name('tau')} to a number greater than 0 and at most 1, e.g. 0.9.`);
   try {
-    resolvePrimaryMetric(s.primaryMetric, s.k, s.poolSize);
+    if (kOk) resolvePrimaryMetric(s.primaryMetric, s.k, s.poolSize);
   } catch (e) {
     if (!isSpanproofError(e)) throw e;
     bad('primaryMetric', 'primaryMetric', e.message.replace(`${e.field}: `, '').replace(` Fix: ${e.fix}`, ''), e.fix ?? 'set primaryMetric to hit@k.');
@@ -166,4 +218,5 @@ export function validateRunSettings(s: RunSettings, source: SettingsSource = {})
   const names = s.externalRetrievers.map((r) => r.name);
   const dup = names.find((n, i) => names.indexOf(n) !== i);
   if (dup !== undefined) bad('externalRetrievers', 'externalRetrievers', `two external retrievers are named "${dup}"; the name is the config id external/<name>/none.`, 'give each external retriever its own name (--retriever-name NAME).');
+  if (problems.length) throw errorOfProblems('bad-input', problems, `${problems.length} settings are wrong:`);
 }

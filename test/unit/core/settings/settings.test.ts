@@ -19,7 +19,7 @@ test('nested keys merge over the defaults; VS Code-style prefixed keys are accep
 
 test('a wrong value names the file and the key path', () => {
   assert.throws(() => parseRunSettings({ chunkerParams: { fixed: { size: -1 } } }, 'cfg.json'), (e: unknown) => isSpanproofError(e) && e.code === 'bad-input' && e.file === 'cfg.json' && e.field === 'chunkerParams.fixed.size');
-  assert.throws(() => parseRunSettings({ retrievers: ['bm26'] }, 'cfg.json'), (e: unknown) => isSpanproofError(e) && e.field === 'retrievers.0');
+  assert.throws(() => parseRunSettings({ retrievers: ['bm26'] }, 'cfg.json'), (e: unknown) => isSpanproofError(e) && e.field === 'retrievers[0]');
 });
 
 test('the default grid is 30 configs named <chunker>/<retriever>/<rerank|none>', () => {
@@ -63,12 +63,12 @@ test('VS Code settings.json keys are accepted as written: `spanproof.` prefix an
   const s = parseRunSettings({ 'spanproof.weights.quality': 0.5, 'chunkerParams.fixed.size': 300, 'spanproof.chunkerParams': { fixed: { overlap: 20 } } }, 'settings.json');
   assert.deepEqual(s.weights, { quality: 0.5, latency: 0, context: 0.1 });
   assert.deepEqual(s.chunkerParams.fixed, { size: 300, overlap: 20 });
-  assert.throws(() => parseRunSettings({ 'weights.speed': 1 }, 'settings.json'), (e: unknown) => isSpanproofError(e) && e.field === 'speed');
+  assert.throws(() => parseRunSettings({ 'weights.speed': 1 }, 'settings.json'), (e: unknown) => isSpanproofError(e) && e.field === 'weights.speed');
 });
 
 test('judge keys are checked like every other key (an unknown one or a wrong type is an error)', () => {
   assert.equal(parseRunSettings({ judge: { concurrency: 8 } }).judge.concurrency, 8);
-  assert.throws(() => parseRunSettings({ judge: { concurency: 8 } }, 'cfg.json'), (e: unknown) => isSpanproofError(e) && e.field === 'concurency');
+  assert.throws(() => parseRunSettings({ judge: { concurency: 8 } }, 'cfg.json'), (e: unknown) => isSpanproofError(e) && e.field === 'judge.concurency');
   assert.throws(() => parseRunSettings({ judge: { timeoutMs: '60s' } }, 'cfg.json'), (e: unknown) => isSpanproofError(e) && e.field === 'judge.timeoutMs');
 });
 
@@ -107,5 +107,52 @@ test('readSettingsFile: a missing file is not-found, bad JSON and a bad key are 
 
 test('a `__proto__` key is an unknown key, not a prototype', () => {
   assert.throws(() => parseRunSettings(JSON.parse('{"__proto__": {"k": 1}}'), 'cfg.json'), (e: unknown) => isSpanproofError(e) && e.field === '__proto__');
-  assert.throws(() => parseRunSettings(JSON.parse('{"weights": {"__proto__": {"quality": 3}}}'), 'cfg.json'), (e: unknown) => isSpanproofError(e) && e.field === '__proto__');
+  assert.throws(() => parseRunSettings(JSON.parse('{"weights": {"__proto__": {"quality": 3}}}'), 'cfg.json'), (e: unknown) => isSpanproofError(e) && e.field === 'weights.__proto__');
+});
+
+test('an unknown key inside a group is named by its full path, with the valid keys of that group (not the top-level list)', () => {
+  const err = (input: unknown) => {
+    try { parseRunSettings(input, 'cfg.json'); } catch (e) { assert.ok(isSpanproofError(e) && e.code === 'bad-input', String(e)); return e; }
+    return assert.fail('no error');
+  };
+  const e = err({ chunkerParams: { heading: { bogus: 1 } } });
+  assert.equal(e.field, 'chunkerParams.heading.bogus');
+  assert.equal(e.message, 'cfg.json: chunkerParams.heading.bogus: unknown key. Fix: remove it, or use one of the keys of chunkerParams.heading: maxSize.');
+  // the same key written dotted, as VS Code's settings.json does
+  assert.equal(err({ 'spanproof.chunkerParams.heading.bogus': 1 }).field, 'chunkerParams.heading.bogus');
+  // one level up: the chunkers of chunkerParams; at the top: the settings
+  assert.match(err({ chunkerParams: { header: {} } }).fix!, /^remove it, or use one of the keys of chunkerParams: fixed, recursive, sentence, heading, semantic\.$/);
+  assert.match(err({ kk: 1 }).fix!, /^remove it, or use one of the settings: include, exclude, .*, k, poolSize, tau, .*injection\.$/);
+});
+
+test('every wrong value is reported, each with its key path, what is wrong and a fix naming the expected type or values', () => {
+  let e: unknown;
+  try { parseRunSettings({ k: 'five', tau: 2, retrievers: ['bm25', 'nope'], rerank: 'on', chunkerParams: { semantic: { percentile: 101 }, heading: { bogus: 1 } } }, 'cfg.json'); } catch (x) { e = x; }
+  assert.ok(isSpanproofError(e) && e.code === 'bad-input');
+  assert.deepEqual(e.problems?.map((p) => p.field), ['chunkerParams.heading.bogus', 'chunkerParams.semantic.percentile', 'retrievers[1]', 'rerank', 'k', 'tau']);
+  assert.equal(e.field, 'chunkerParams.heading.bogus', 'field and fix are the first problem\'s');
+  const fix = Object.fromEntries(e.problems!.map((p) => [p.field, p.fix]));
+  // the fix says what to do — the expected type and range from the schema — never repeats the error
+  assert.equal(fix.k, 'set k to a whole number ≥ 1, e.g. 5 (the default).');
+  assert.equal(fix.tau, 'set tau to a number > 0 and ≤ 1, e.g. 0.9 (the default).');
+  assert.equal(fix['chunkerParams.semantic.percentile'], 'set chunkerParams.semantic.percentile to a number from 0 to 100, e.g. 95 (the default).');
+  assert.equal(fix.rerank, 'set rerank to a list (at least 1) of true/false values, e.g. [false,true] (the default).');
+  assert.equal(fix['retrievers[1]'], 'make retrievers[1] one of "bm25", "dense", "hybrid" (retrievers is a list (at least 1) of values from "bm25", "dense", "hybrid").');
+  for (const p of e.problems!) assert.ok(!p.fix.includes(p.message.replace(/\.$/, '')), `${p.field}: the fix repeats the message`);
+  const what = Object.fromEntries(e.problems!.map((p) => [p.field, p.message]));
+  assert.match(what.k, /^"five" is not valid \(.*expected number, received string\)\.$/);
+  assert.match(what['retrievers[1]'], /^"nope" is not valid/);
+  // the message: the file once, then one line per problem
+  const lines = e.message.split('\n');
+  assert.equal(lines[0], 'cfg.json: 6 settings are wrong:');
+  assert.equal(lines.length, 7);
+  assert.equal(lines[5], '  k: "five" is not valid (Invalid input: expected number, received string). Fix: set k to a whole number ≥ 1, e.g. 5 (the default).');
+});
+
+test('validateRunSettings reports every cross-key problem, a flag or a file key each', () => {
+  let e: unknown;
+  try { validateRunSettings({ ...DEFAULT_SETTINGS, k: 30, tau: 0, verdict: { margin: 2 } }, { file: 'cfg.json', flags: { k: '--k' } }); } catch (x) { e = x; }
+  assert.ok(isSpanproofError(e) && e.code === 'bad-input');
+  assert.deepEqual(e.problems?.map((p) => [p.file, p.field]), [[undefined, '--k'], ['cfg.json', 'tau'], ['cfg.json', 'verdict.margin']]);
+  assert.match(e.message, /^3 settings are wrong:\n {2}--k: k \(30\) is larger .*\n {2}cfg\.json: tau: tau is 0; .*\n {2}cfg\.json: verdict\.margin: /);
 });
