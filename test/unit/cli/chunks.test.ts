@@ -71,3 +71,32 @@ test('spanproof chunks --out: a folder or a path under a file exits 2 naming the
   assert.doesNotMatch(missing.stderr, /internal error|\n\s+at /);
   assert.deepEqual(readdirSync(ws), ['a.md']);
 });
+
+test('spanproof chunks reads the settings run reads: .vscode/settings.json spanproof.* (JSONC), then --config, then --chunkers', (t) => {
+  const ws = tempDir('spanproof-chunks-settings-');
+  t.after(() => rmSync(ws, { recursive: true, force: true }));
+  mkdirSync(path.join(ws, '.vscode'));
+  mkdirSync(path.join(ws, 'skip'));
+  writeFileSync(path.join(ws, 'doc.txt'), 'abcdefghijklmnopqrstuvwxyz0123456789ABCD\n'); // 40 characters and a newline
+  writeFileSync(path.join(ws, 'skip', 'other.txt'), 'excluded by the workspace settings\n');
+  writeFileSync(path.join(ws, '.vscode', 'settings.json'), '{\n  // as VS Code writes it\n  "spanproof.chunkers": ["fixed"],\n  "spanproof.chunkerParams.fixed.size": 16,\n  "spanproof.chunkerParams.fixed.overlap": 4,\n  "spanproof.exclude": ["skip/**"],\n}\n');
+  const out = path.join(ws, 'chunks.jsonl');
+  const ids = () => readFileSync(out, 'utf8').trimEnd().split('\n').map((l) => { const c = JSON.parse(l) as { chunker: string; id: string }; return `${c.chunker} ${c.id}`; });
+  // size 16, overlap 4: windows start every 12 characters (0, 12, 24, 36) — with the defaults (800/100)
+  // the whole file would be one chunk, and every chunker would run, over skip/other.txt too.
+  const r = cli(['chunks', '--workspace', ws, '--out', out]);
+  assert.equal(r.status, 0, r.stderr);
+  assert.deepEqual(ids(), ['fixed doc.txt#0-16', 'fixed doc.txt#12-28', 'fixed doc.txt#24-40', 'fixed doc.txt#36-40']);
+  // --config wins key by key (overlap 0: windows every 16), --chunkers wins over the chunkers setting
+  const config = path.join(ws, 'config.json');
+  writeFileSync(config, JSON.stringify({ chunkerParams: { fixed: { overlap: 0 } } }));
+  const r2 = cli(['chunks', '--workspace', ws, '--config', config, '--chunkers', 'fixed,heading', '--out', out, '--force']);
+  assert.equal(r2.status, 0, r2.stderr);
+  assert.deepEqual(ids(), ['fixed doc.txt#0-16', 'fixed doc.txt#16-32', 'fixed doc.txt#32-40', 'heading doc.txt#0-40']);
+  // a bad value there is bad input naming the file and the key, as for run
+  writeFileSync(path.join(ws, '.vscode', 'settings.json'), '{"spanproof.chunkerParams.fixed.size": 0}');
+  const bad = cli(['chunks', '--workspace', ws, '--out', path.join(ws, 'bad.jsonl')]);
+  assert.equal(bad.status, 2);
+  assert.match(bad.stderr, /settings\.json: chunkerParams\.fixed\.size: 0 is not valid .* Fix: set chunkerParams\.fixed\.size to a whole number ≥ 1/);
+  assert.equal(existsSync(path.join(ws, 'bad.jsonl')), false);
+});
