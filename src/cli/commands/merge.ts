@@ -11,7 +11,7 @@ import type { Command } from 'commander';
 import { mergeShards } from '../../core/grid/merge';
 import { assertNewOutDir, stableStringify } from '../../core/runs';
 import type { SetExit } from './index';
-import { applyGates, parseGate, resolveGates } from './run';
+import { applyGates, parseGate, resolveGates } from './gates';
 
 const collect = (v: string, prev: string[]) => [...prev, v];
 

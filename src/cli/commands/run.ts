@@ -17,10 +17,8 @@ import * as path from 'node:path';
 import type { Command } from 'commander';
 import { SpanproofError } from '../../core/errors';
 import { GridClient } from '../../worker/client';
-import { CHUNKER_IDS, RETRIEVER_IDS, WORKSPACE_SETTINGS_FILE, mergeSettingsLayers, readConfigLayer, readWorkspaceSettings, settingOrigins, validateRunSettings, type SettingOrigin, type SettingsLayer, type WorkspaceSettings } from '../../core/settings';
+import { CHUNKER_IDS, RETRIEVER_IDS, WORKSPACE_SETTINGS_FILE, mergeSettingsLayers, readSettingsLayers, settingOrigins, validateRunSettings, type SettingOrigin, type WorkspaceSettings } from '../../core/settings';
 import { assertNewOutDir, readRun, resolveCacheDir, resolveRunsRoot, stableStringify } from '../../core/runs';
-import { parseMetricKey, resolvePrimaryMetric, resultMetricKeys } from '../../core/metrics/registry';
-import { planConfigs, planExternalConfigs } from '../../core/grid/plan';
 import { parseShardSpec } from '../../core/grid/shard';
 import { exportRunToMlflow } from '../../core/export/mlflow';
 import { parseEmbedderList, parseRerankerSpec } from '../../core/models';
@@ -31,6 +29,7 @@ import { buildReportModel, injectionSummaryMarkdown, rankingTable } from '../../
 import { addAttackOption, parseAttacks, runAttackSteps } from './attacks';
 import { DEFAULT_SETTINGS, type RunSettings } from '../../core/settings';
 import type { GridRunResult } from '../../shared/protocol';
+import { applyGates, parseGate, resolveGates } from './gates';
 import type { SetExit } from './index';
 import { EXIT } from '../exit';
 import { runAndWriteBiasStudy } from './bias';
@@ -50,6 +49,7 @@ interface RunOptions extends JudgeCliOptions, ExternalFlagOptions {
   retrievers?: string;
   rerank?: string;
   k?: string;
+  pool?: string;
   tau?: string;
   keepChunks?: boolean;
   explainSettings?: boolean;
@@ -97,59 +97,11 @@ function checkWorkspace(dir: string): void {
   if (!isDir) throw new SpanproofError('not-found', 'the corpus folder does not exist or is not a folder.', { file: dir, fix: 'pass an existing folder with --workspace DIR.' });
 }
 
-/** Parses `METRIC=VALUE` (METRIC a registry key such as `hit@5`, `hit@k`, `mrr`, or `acceptance`); throws SpanproofError('bad-input') naming the flag. */
-export function parseGate(spec: string): { metric: string; value: number } {
-  const m = /^([^=]+)=(.+)$/.exec(spec);
-  const value = m ? Number(m[2]) : NaN;
-  const metric = m?.[1].trim() ?? '';
-  if (!m || !Number.isFinite(value) || !(metric === 'acceptance' || parseMetricKey(metric, 1) !== null)) {
-    throw new SpanproofError('bad-input', `--fail-under "${spec}" is not METRIC=VALUE.`, { field: '--fail-under', fix: `use acceptance or a metric of results.json such as ${resultMetricKeys(5).join(', ')} (hit@k = hit at the run's k), e.g. --fail-under hit@5=0.8.` });
-  }
-  return { metric, value };
-}
-
-/**
- * Resolves gate metrics at the run's k (`hit@k` → `hit@10`) and checks each is a key results.json will
- * have, and that `--gate-config` names a config of the grid — before the run starts.
- * @throws SpanproofError('bad-input') naming the flag and listing what is valid.
- */
-export function resolveGates(gates: ReadonlyArray<{ metric: string; value: number }>, settings: RunSettings, gateConfig?: string): Array<{ metric: string; value: number }> {
-  const keys = resultMetricKeys(settings.k, resolvePrimaryMetric(settings.primaryMetric, settings.k, settings.poolSize));
-  const out = gates.map((g) => {
-    if (g.metric === 'acceptance') return g;
-    const p = parseMetricKey(g.metric, settings.k)!;
-    const key = p.cutoff === null ? p.family : `${p.family}@${p.cutoff}`;
-    if (!keys.includes(key)) throw new SpanproofError('bad-input', `--fail-under ${g.metric}: this run (k = ${settings.k}) reports no ${key}.`, { field: '--fail-under', fix: `use one of acceptance, ${keys.join(', ')}.` });
-    return { metric: key, value: g.value };
-  });
-  if (gateConfig !== undefined) {
-    const ids = [...planConfigs(settings), ...planExternalConfigs(settings)].map((c) => c.id);
-    if (!ids.includes(gateConfig)) throw new SpanproofError('bad-input', `--gate-config "${gateConfig}" is not a config of this grid.`, { field: '--gate-config', fix: `use one of ${ids.join(', ')}.` });
-  }
-  return out;
-}
-
-/**
- * Applies resolved gates to a finished (or merged) run: on the deterministic verdict's recommendation
- * (or `gateConfig`), never on a timing-dependent choice. Prints each failed gate on stderr; true when any failed.
- */
-export function applyGates(gates: ReadonlyArray<{ metric: string; value: number }>, results: GridRunResult['results'], verdict: GridRunResult['verdict'], gateConfig?: string): boolean {
-  const acc = results.acceptance;
-  const gated = gateConfig ?? verdict.recommended;
-  const gatedCfg = results.configs.find((c) => c.id === gated);
-  let failed = false;
-  for (const g of gates) {
-    const v = g.metric === 'acceptance' ? (acc.total ? acc.resolved / acc.total : 1) : gatedCfg?.metrics[g.metric]?.mean ?? NaN;
-    if (!(v >= g.value)) {
-      failed = true;
-      process.stderr.write(`gate failed: ${g.metric} = ${Number.isFinite(v) ? v.toFixed(4) : 'n/a'}${g.metric === 'acceptance' ? '' : ` (${gated ?? 'no config'}${gateConfig ? '' : ', recommended'})`} < ${g.value}\n`);
-    }
-  }
-  return failed;
-}
+/** The flag of `spanproof run` for each setting that has one (named in a fix of a key set elsewhere: "raise --pool (setting poolSize)"). */
+const RUN_SETTING_FLAGS: Partial<Record<keyof RunSettings, string>> = { chunkers: '--chunkers', retrievers: '--retrievers', rerank: '--rerank', k: '--k', poolSize: '--pool', tau: '--tau', embedders: '--embedders', rerankerModel: '--reranker' };
 
 /** The options that choose the run settings (`failUnder` is accepted and ignored). */
-type SettingsOptions = Pick<RunOptions, 'workspace' | 'config' | 'chunkers' | 'retrievers' | 'rerank' | 'k' | 'tau' | 'retrieverCmd' | 'retrieverUrl' | 'retrieverName' | 'embedders' | 'reranker' | 'endpoint'> & Partial<Pick<RunOptions, 'failUnder'>>;
+type SettingsOptions = Pick<RunOptions, 'workspace' | 'config' | 'chunkers' | 'retrievers' | 'rerank' | 'k' | 'pool' | 'tau' | 'retrieverCmd' | 'retrieverUrl' | 'retrieverName' | 'embedders' | 'reranker' | 'endpoint'> & Partial<Pick<RunOptions, 'failUnder'>>;
 
 /**
  * The run settings and where each came from: defaults ← `<workspace>/.vscode/settings.json`
@@ -157,8 +109,7 @@ type SettingsOptions = Pick<RunOptions, 'workspace' | 'config' | 'chunkers' | 'r
  * Ignored workspace keys are said on stderr (unless `quiet`).
  */
 export function resolveCliSettings(o: SettingsOptions, quiet = false): { settings: RunSettings; origins: SettingOrigin[]; ignored: WorkspaceSettings['ignored'] } {
-  const ws = readWorkspaceSettings(o.workspace ?? '.');
-  const layers = [ws.layer, o.config ? readConfigLayer(o.config) : null].filter((l): l is SettingsLayer => l !== null);
+  const { workspace: ws, layers } = readSettingsLayers(o.workspace ?? '.', o.config || undefined);
   const s = mergeSettingsLayers(layers);
   if (!quiet) for (const i of ws.ignored) process.stderr.write(`note: ${i.key} in ${WORKSPACE_SETTINGS_FILE} is not used: ${i.reason}.\n`);
   const over: Partial<RunSettings> = {};
@@ -167,13 +118,14 @@ export function resolveCliSettings(o: SettingsOptions, quiet = false): { setting
   if (o.retrievers !== undefined) { over.retrievers = parseListFlag('--retrievers', o.retrievers, RETRIEVER_IDS, 'retriever'); flags.retrievers = '--retrievers'; }
   if (o.rerank !== undefined) { over.rerank = parseListFlag('--rerank', o.rerank, ['on', 'off'] as const, 'rerank value').map((x) => x === 'on'); flags.rerank = '--rerank'; }
   if (o.k !== undefined) { over.k = parseNumberFlag('--k', o.k, (n) => Number.isInteger(n) && n >= 1, 'a whole number ≥ 1', '5'); flags.k = '--k'; }
+  if (o.pool !== undefined) { over.poolSize = parseNumberFlag('--pool', o.pool, (n) => Number.isInteger(n) && n >= 1, 'a whole number ≥ 1', '20'); flags.poolSize = '--pool'; }
   if (o.tau !== undefined) { over.tau = parseNumberFlag('--tau', o.tau, (n) => n > 0 && n <= 1, 'a number in (0, 1]', '0.9'); flags.tau = '--tau'; }
   if (o.retrieverCmd ?? o.retrieverUrl ?? o.retrieverName) { over.externalRetrievers = externalRetrieversFromOptions(o, s); flags.externalRetrievers = '--retriever-cmd/--retriever-url'; }
   // The flags' values through the schema too (a bad --retriever-name or URL is named like a --config key).
   Object.assign(over, modelFlags(o, s));
   const merged: RunSettings = over.externalRetrievers ? parseRunSettings({ ...s, ...over }, '--retriever-cmd/--retriever-url') : { ...s, ...over };
   // Cross-key checks before anything runs, naming the flag or the file key to change.
-  validateRunSettings(merged, { file: layers.length ? layers.map((l) => l.file).join(' + ') : 'the default settings', flags });
+  validateRunSettings(merged, { file: layers.length ? layers.map((l) => l.file).join(' + ') : 'the default settings', flags, offered: RUN_SETTING_FLAGS });
   return { settings: merged, origins: settingOrigins(merged, layers, flags), ignored: ws.ignored };
 }
 
@@ -254,6 +206,7 @@ export function register(program: Command, setExit: SetExit): void {
     .option('--embedders <list>', 'comma-separated embedders, each static-glove | use-lite | a catalogue name (spanproof models list) | endpoint:<model> (with --endpoint) | a model folder; with more than one, dense and hybrid run once per embedder (dense:<name>, hybrid:<name>)')
     .option('--reranker <entry>', 'the reranker when --rerank includes on: baseline (default) | a catalogue cross-encoder | endpoint:<model> (with --endpoint) | a cross-encoder folder')
     .option('--k <n>', 'result-list size')
+    .option('--pool <n>', 'candidate pool size N, at least k (the poolSize setting)')
     .option('--tau <x>', 'coverage threshold for a hit, in (0, 1]')
     .option('--keep-chunks', 'write chunks/<chunker>.jsonl into the run directory')
     .option('--bias-study', 'also run the chunk-ID bias study (SPEC §7.5; implies --keep-chunks) and write bias.json (see spanproof bias)')

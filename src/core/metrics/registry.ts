@@ -37,6 +37,8 @@ export interface MetricDef {
   questionKey: string;
   /** Values in [0, 1] that are 0 or 1 only (hit@k, reachable). */
   binary: boolean;
+  /** The closed interval of the metric's values (and of its mean over questions): [0, 1] for every span metric. */
+  range: readonly [number, number];
 }
 
 interface FamilyText {
@@ -47,7 +49,12 @@ interface FamilyText {
   binary: boolean;
   cutoff: boolean;
   direction?: MetricDef['direction'];
+  /** Default {@link UNIT_RANGE}. */
+  range?: MetricDef['range'];
 }
+
+/** [0, 1]: the range of every span metric (fractions of evidence, 0/1 hits, reciprocal ranks, normalised DCG). */
+export const UNIT_RANGE: readonly [number, number] = [0, 1];
 
 const SPEC = 'SPEC §7.1 (span metrics over UTF-16 code-unit intervals)';
 
@@ -183,6 +190,7 @@ export function metricDef(key: string, k?: number): MetricDef {
     perQuestion: t.perQuestion(c),
     questionKey: p.family === 'mrr' ? 'rr' : metricKey(p.family, p.cutoff),
     binary: t.binary,
+    range: t.range ?? UNIT_RANGE,
   };
 }
 

@@ -60,9 +60,12 @@ test('docs/ci.md GitHub Actions: shard matrix, merge with the gate, job summary 
   const rec = JSON.parse(readFileSync(join(root, 'merged', 'ranking.json'), 'utf8')).verdict.recommended as string;
   const score = res.configs.find((c: { id: string }) => c.id === rec).metrics['hit@5'].mean as number;
   assert.ok(score >= 0.5, 'the documented gate passes on the sample');
-  const gate = await cliIn(root, ['merge', '--out', 'merged/../merged-2', ...['1', '2', '3'].map((i) => `shards/spanproof-shard-${i}`), '--fail-under', `hit@k=${score + 0.01}`]);
+  // a gate the merged run fails: above its MRR (< 1), within the metric's range [0, 1]
+  const mrr = res.configs.find((c: { id: string }) => c.id === rec).metrics.mrr.mean as number;
+  assert.ok(mrr < 1, String(mrr));
+  const gate = await cliIn(root, ['merge', '--out', 'merged/../merged-2', ...['1', '2', '3'].map((i) => `shards/spanproof-shard-${i}`), '--fail-under', `mrr=${(mrr + 1) / 2}`]);
   assert.equal(gate.code, 1, gate.stderr);
-  assert.match(gate.stderr, /gate failed: hit@5/);
+  assert.match(gate.stderr, /gate failed: mrr/);
   const missing = await cliIn(root, ['merge', '--out', 'merged/../merged-3', 'shards/spanproof-shard-1', 'shards/spanproof-shard-3']);
   assert.equal(missing.code, 2);
   assert.match(missing.stderr, /missing shard 2\/3/);

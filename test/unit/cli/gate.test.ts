@@ -9,6 +9,8 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { MINI, MINI_GT, REPO, WORKER_TS, tmp } from '../../helpers/grid';
+import { parseGate } from '../../../src/cli/commands/gates';
+import { isSpanproofError } from '../../../src/core/errors';
 
 function cli(args: string[]) {
   const r = spawnSync(process.execPath, ['--import', 'tsx', join(REPO, 'src', 'cli', 'main.ts'), ...args], { cwd: REPO, encoding: 'utf8', env: { ...process.env, SPANPROOF_WORKER: WORKER_TS } });
@@ -35,9 +37,10 @@ test('--gate-config gates a named config; hit@k follows --k', () => {
   const named = cli([...grid(root), '--fail-under', 'hit@5=0.95', '--gate-config', 'heading/dense/none']);
   assert.equal(named.code, 1, named.stderr);
   assert.match(named.stderr, /gate failed: hit@5 = 0\.9000 \(heading\/dense\/none\) < 0\.95/);
-  const k3 = cli([...grid(root), '--k', '3', '--json', '--fail-under', 'hit@k=1.01']);
-  assert.equal(k3.code, 1);
-  assert.match(k3.stderr, /gate failed: hit@3 = /);
+  // heading/dense/none misses at k = 3 too (it does at 5), so hit@k = 1 — the top of hit's range — fails
+  const k3 = cli([...grid(root), '--k', '3', '--json', '--fail-under', 'hit@k=1', '--gate-config', 'heading/dense/none']);
+  assert.equal(k3.code, 1, k3.stderr);
+  assert.match(k3.stderr, /gate failed: hit@3 = 0\.\d+ \(heading\/dense\/none\) < 1/);
   assert.equal(JSON.parse(k3.stdout).verdict.primaryMetric, 'hit@3');
 });
 
@@ -74,4 +77,19 @@ test('weights.latency > 0: run --json adds the timing-dependent verdict and the 
   assert.equal(out.verdict.recommended, 'heading/bm25/none'); // the deterministic verdict is unchanged
   const t = cli([...grid(root), '--config', cfg]);
   assert.match(t.stdout, /Timing-dependent verdict \(weights\.latency > 0\): With weights\.latency = 1 the timing-dependent verdict is /);
+});
+
+test('a --fail-under threshold outside its metric\'s range is exit 2 before anything runs, naming the flag, the value and the range', () => {
+  const root = tmp('gate-range');
+  const r = cli([...grid(root), '--fail-under', 'hit@k=1.01']);
+  assert.equal(r.code, 2, r.stderr);
+  assert.equal(r.stderr, 'spanproof: --fail-under: --fail-under "hit@k=1.01": the threshold 1.01 is outside the range of hit@k, [0, 1]. Fix: give a threshold from 0 to 1, e.g. --fail-under hit@k=0.8.\n');
+  const merge = cli(['merge', '--out', join(root, 'merged'), join(root, 'no-shard'), '--fail-under', 'mrr=-0.1']);
+  assert.equal(merge.code, 2, merge.stderr);
+  assert.match(merge.stderr, /^spanproof: --fail-under: --fail-under "mrr=-0\.1": the threshold -0\.1 is outside the range of mrr, \[0, 1\]\./);
+  // every span metric and the acceptance rate are in [0, 1]; both ends are thresholds a run can meet
+  for (const spec of ['ndcg@5=1.5', 'coverage@5=100', 'precision@5=-1', 'reachable=2', 'acceptance=1.2', 'iou@5=1.0001']) {
+    assert.throws(() => parseGate(spec), (e: unknown) => isSpanproofError(e) && e.code === 'bad-input' && e.field === '--fail-under' && /is outside the range of .*, \[0, 1\]\./.test(e.message), spec);
+  }
+  for (const spec of ['hit@k=1', 'mrr=0', 'acceptance=1', 'ndcg@10=0.5']) assert.equal(parseGate(spec).value, Number(spec.split('=')[1]), spec);
 });

@@ -97,3 +97,30 @@ test('a trailing comma gets a line and column: --config file and ground-truth fi
   const gt = '{"spanproof": 1, "questions": [\n  {"id": "a", "question": "q", "evidence": []},\n]}';
   assert.throws(() => parseGroundTruth(gt, 'gt.json'), (e: unknown) => isSpanproofError(e) && e.field === 'line 2, column 47' && /trailing comma/.test(e.message));
 });
+
+test('spanproof run: every bad key of settings.json and --config is reported at once, each with its file, full key path and fix; exit 2, no stack', async (t) => {
+  const ws = workspace(t, '{\n  "spanproof.chunkerParams": {"heading": {"bogus": 1}},\n  "spanproof.k": "five",\n}\n');
+  const config = join(ws, 'config.json');
+  writeFileSync(config, JSON.stringify({ chunkerParams: { heading: { bogus: 1 } }, tau: 2 }));
+  const r = await runCli(['run', '--workspace', ws, '--config', config]);
+  assert.equal(r.code, 2, r.stderr);
+  const settings = join(ws, '.vscode', 'settings.json');
+  assert.deepEqual(r.stderr.trimEnd().split('\n'), [
+    'spanproof: 4 settings are wrong:',
+    `  ${settings}: chunkerParams.heading.bogus: unknown key. Fix: remove it, or use one of the keys of chunkerParams.heading: maxSize.`,
+    `  ${settings}: k: "five" is not valid (Invalid input: expected number, received string). Fix: set k to a whole number ≥ 1, e.g. 5 (the default).`,
+    `  ${config}: chunkerParams.heading.bogus: unknown key. Fix: remove it, or use one of the keys of chunkerParams.heading: maxSize.`,
+    `  ${config}: tau: 2 is not valid (Too big: expected number to be <=1). Fix: set tau to a number > 0 and ≤ 1, e.g. 0.9 (the default).`,
+  ]);
+});
+
+test('spanproof run --k 100 names a way to raise the pool that exists: the --pool flag (the poolSize setting), which then runs', async (t) => {
+  const ws = tempDir('spanproof-pool-flag-', t);
+  const r = await runCli(['run', '--workspace', ws, '--k', '100']);
+  assert.equal(r.code, 2, r.stderr);
+  assert.equal(r.stderr, 'spanproof: --k: k (100) is larger than the candidate pool poolSize (20); the result list is the head of the pool. Fix: lower --k to at most 20, or raise --pool (setting poolSize) to at least 100.\n');
+  const ok = await runCli(['run', '--workspace', ws, '--k', '100', '--pool', '100', '--explain-settings']);
+  assert.equal(ok.code, 0, ok.stderr);
+  assert.match(ok.stdout, /^poolSize +100 +← --pool$/m);
+  assert.match(ok.stdout, /^k +100 +← --k$/m);
+});
