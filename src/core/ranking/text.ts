@@ -105,14 +105,18 @@ export function verdictText(t: VerdictTextInput): { summary: string; reasons: st
     return { summary: `No signal: ${why}, so these questions cannot tell the configs apart. ${rec} is recommended only because it is the cheapest. Add questions that some configs miss.`, reasons };
   }
   const mde = v.mde === null ? 'n/a' : f2(v.mde);
-  const runnerUp = v.se ? t.ids[v.se.from] : null;
-  const need = v.questionsNeeded === null ? null : `about ${v.questionsNeeded} would resolve a ${f2(v.margin)} difference${runnerUp ? ` between the best and the runner-up, ${runnerUp}` : ''}`;
+  // The runner-up is #2 of the ranking; the SE comes from the closest competitor (verdict.ts, 5) — the
+  // runner-up unless it duplicates the best, and then the words say so instead of calling it the runner-up.
+  const runnerUp = v.runnerUp === null ? null : t.ids[v.runnerUp];
+  const rival = v.se ? t.ids[v.se.from] : null;
+  const rivalText = rival === null ? null : rival === runnerUp ? `the runner-up, ${rival}` : `${rival}, the highest-ranked config that differs from the best on some question (the runner-up, ${runnerUp}, has the same ${m} as the best on every question)`;
+  const need = v.questionsNeeded === null ? null : `about ${v.questionsNeeded} would resolve a ${f2(v.margin)} difference${rivalText ? ` between the best and ${rivalText}` : ''}`;
   reasons.push(`best by quality: ${best}, ${m} ${ciText(t.quality[v.best])}`);
   reasons.push(`recommended: ${rec} — ${t.why}`);
   reasons.push(`${plural(v.tied.length, 'config')} of ${nc} ${v.tied.length === 1 ? 'is' : 'are'} not significantly worse than the best (paired bootstrap, Holm–Bonferroni over ${plural(nc - 1, 'comparison')}, family-wise α = ${ALPHA})`);
   if (v.unresolved.length) reasons.push(`${plural(v.unresolved.length, 'config')} ${v.unresolved.length === 1 ? 'is' : 'are'} neither significantly worse than the best nor shown within ±${f2(v.margin)} of it: ${v.unresolved.map((i) => t.ids[i]).join(', ')}`);
   if (n < DECISIVE_MIN_QUESTIONS) reasons.push(`${plural(n, 'question')} scored; a decisive verdict needs at least ${DECISIVE_MIN_QUESTIONS}`);
-  reasons.push(`minimal detectable difference at n = ${n}: ${mde} of ${m} (two-sided α = ${ALPHA}, power ${ASSUMED_POWER}, from the paired bootstrap standard error ${v.se ? v.se.value.toFixed(4) : 'n/a'} of runner-up ${runnerUp ?? 'n/a'} − best)`);
+  reasons.push(`minimal detectable difference at n = ${n}: ${mde} of ${m} (two-sided α = ${ALPHA}, power ${ASSUMED_POWER}, from the paired bootstrap standard error ${v.se ? v.se.value.toFixed(4) : 'n/a'} of ${rival === runnerUp ? 'runner-up ' : ''}${rival ?? 'n/a'} − best)`);
   if (need) reasons.push(`${need} (same α and power)`);
   let summary: string;
   if (v.status === 'decisive') {

@@ -16,12 +16,15 @@
  *    from the best's; a contender is **resolved** when its CI lies within [−δ, +δ] of the best.
  *    `decisive` needs ≥ 30 scored questions and every contender resolved (so no config can be more
  *    than δ better than the recommendation, and none cheaper can be shown close); else `provisional`.
- * 5. **MDE and questions needed** come from SE*, the paired bootstrap SE of (runner-up − best), the
- *    runner-up being the first config after the best in the quality order whose per-question Q
- *    differs from the best's (an exact duplicate is not a competitor): MDE = (z_{0.975} + z_{0.80})·SE*,
- *    questions needed = ⌈n·((z_{0.975} + z_{0.80})·SE* / δ)²⌉ — the n at which a true difference δ
- *    between the best and the runner-up would be detected (two-sided α = 0.05, power 0.80;
- *    src/core/stats/compare.ts).
+ * 5. The **runner-up** is the config ranked second in the quality order (#2 of every table). The
+ *    **closest competitor** is the first config after the best in that order whose per-question Q
+ *    differs from the best's — the runner-up, unless the runner-up has the best's Q on every
+ *    question (an exact duplicate is no competitor: the SE of a zero difference is 0).
+ *    **MDE and questions needed** come from SE*, the paired bootstrap SE of (closest competitor −
+ *    best): MDE = (z_{0.975} + z_{0.80})·SE*, questions needed = ⌈n·((z_{0.975} + z_{0.80})·SE* / δ)²⌉
+ *    — the n at which a true difference δ between the best and that config would be detected
+ *    (two-sided α = 0.05, power 0.80; src/core/stats/compare.ts). The verdict's words (./text.ts)
+ *    name both from these two indices only.
  *
  * Every input is deterministic (means, per-question values, seeded resamples, deterministic cost), so
  * the verdict is byte-identical for identical inputs.
@@ -84,7 +87,9 @@ export interface VerdictDecision {
   tied: number[];
   /** Contenders whose CI is not within ±δ (input indices, quality order). */
   unresolved: number[];
-  /** SE* of the module docstring with the runner-up's input index; null for no-signal. */
+  /** The runner-up (module docstring, 5): the input index of the config ranked second; null with one config. */
+  runnerUp: number | null;
+  /** SE* of the module docstring with the closest competitor's input index (`from`); null for no-signal. */
   se: { value: number; from: number } | null;
   mde: number | null;
   questionsNeeded: number | null;
@@ -134,8 +139,9 @@ export function decideVerdict(configs: readonly VerdictInput[], resamples: reado
   const tied = order.filter((i) => !decisions[i].significantlyWorse);
   const unresolved = order.filter((i) => decisions[i].unresolved);
   const noSignal = configs.every((c) => sameColumn(c.perQuestion, bestCol));
-  if (noSignal) return { order, decisions, best, recommended, status: 'no-signal', n, margin, tied, unresolved, se: null, mde: null, questionsNeeded: null };
-  const from = order.find((i) => !decisions[i].sameAsBest)!; // the runner-up (exists: not no-signal)
+  const runnerUp = order.length > 1 ? order[1] : null;
+  if (noSignal) return { order, decisions, best, recommended, status: 'no-signal', n, margin, tied, unresolved, runnerUp, se: null, mde: null, questionsNeeded: null };
+  const from = order.find((i) => !decisions[i].sameAsBest)!; // the closest competitor (exists: not no-signal)
   const seValue = cmp[from].se;
   const status: EvidenceStatus = n >= DECISIVE_MIN_QUESTIONS && unresolved.length === 0 ? 'decisive' : 'provisional';
   const mde = minimalDetectableDifference(seValue);
@@ -149,6 +155,7 @@ export function decideVerdict(configs: readonly VerdictInput[], resamples: reado
     margin,
     tied,
     unresolved,
+    runnerUp,
     se: { value: seValue, from },
     mde: Number.isFinite(mde) ? mde : null,
     questionsNeeded: n >= 1 ? questionsToResolve(n, seValue, margin) : null,

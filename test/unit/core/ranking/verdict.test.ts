@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { bootstrapResamples, percentileCI } from '../../../../src/core/stats';
 import { stableStringify } from '../../../../src/core/runs';
-import { rankConfigs, type DeterministicCost, type RankInput } from '../../../../src/core/ranking';
+import { decideVerdict, rankConfigs, type DeterministicCost, type RankInput } from '../../../../src/core/ranking';
 
 const cost = (total: number): DeterministicCost => ({ context: total, contextUnit: 'characters', queryEmbeddings: 0, rerankPasses: 0, compute: 0, total });
 function cfg(id: string, col: number[], c: number, rs: Uint32Array[], extra: Partial<RankInput> = {}): RankInput {
@@ -161,4 +161,34 @@ test('Holm over 59 comparisons still finds clearly worse configs (no 2/(B+1) flo
   const r = rank(cs, rs);
   assert.equal(r.configs.filter((c) => c.significantlyWorse).length, 59);
   assert.equal(r.verdict.status, 'decisive');
+});
+
+test('the runner-up is the config ranked second; when it duplicates the best, the SE comes from the next config that differs, and the words name each correctly', () => {
+  const n = 10;
+  const rs = bootstrapResamples(n, 500, 1);
+  const A = ones(n, 7); // q0–q6 hit
+  const C = ones(n, 6); // loses q6 only
+  const D = ones(n, 5);
+  // input order is not the quality order; B hits exactly A's questions but has the lower MRR, so it is #2
+  const cs = [cfg('D', D, 1, rs), cfg('C', C, 5, rs), cfg('A', A, 10, rs, { mrr: 0.9 }), cfg('B', [...A], 20, rs, { mrr: 0.8 })];
+  const decision = decideVerdict(cs, rs, 0.05);
+  assert.deepEqual(decision.order.map((i) => cs[i].id), ['A', 'B', 'C', 'D']);
+  assert.equal(cs[decision.runnerUp!].id, 'B', 'the runner-up is #2 of the ranking');
+  assert.equal(cs[decision.se!.from].id, 'C', 'the SE is of the first config that differs from the best');
+  const r = rank(cs, rs);
+  assert.deepEqual(r.configs.map((c) => c.id), ['A', 'B', 'C', 'D']);
+  assert.equal(r.configs[1].id, 'B');
+  // before: "… between the best and the runner-up, C" while the table's #2 is B
+  assert.doesNotMatch(r.verdict.summary, /runner-up, C/);
+  assert.match(r.verdict.summary, /about \d+ would resolve a 0\.05 difference between the best and C, the highest-ranked config that differs from the best on some question \(the runner-up, B, has the same hit@5 as the best on every question\)\./);
+  assert.ok(r.verdict.reasons.some((x) => /from the paired bootstrap standard error \d\.\d{4} of C − best\)$/.test(x)), r.verdict.reasons.join('\n'));
+  // without the duplicate, the runner-up is C and is named so
+  const r2 = rank([cfg('D', D, 1, rs), cfg('C', C, 5, rs), cfg('A', A, 10, rs)], rs);
+  assert.equal(r2.configs[1].id, 'C');
+  assert.match(r2.verdict.summary, /difference between the best and the runner-up, C\./);
+  assert.ok(r2.verdict.reasons.some((x) => /standard error \d\.\d{4} of runner-up C − best\)$/.test(x)));
+  // the duplicate changes nothing but the words: the SE is C's against A either way
+  assert.equal(decision.se!.value, decideVerdict([cfg('C', C, 5, rs), cfg('A', A, 10, rs)], rs, 0.05).se!.value);
+  // one config: no runner-up
+  assert.equal(decideVerdict([cfg('A', A, 10, rs)], rs, 0.05).runnerUp, null);
 });
