@@ -116,7 +116,7 @@ export function verdictText(t: VerdictTextInput): { summary: string; reasons: st
   reasons.push(`${plural(v.tied.length, 'config')} of ${nc} ${v.tied.length === 1 ? 'is' : 'are'} not significantly worse than the best (paired bootstrap, Holm–Bonferroni over ${plural(nc - 1, 'comparison')}, family-wise α = ${ALPHA})`);
   if (v.unresolved.length) reasons.push(`${plural(v.unresolved.length, 'config')} ${v.unresolved.length === 1 ? 'is' : 'are'} neither significantly worse than the best nor shown within ±${f2(v.margin)} of it: ${v.unresolved.map((i) => t.ids[i]).join(', ')}`);
   if (n < DECISIVE_MIN_QUESTIONS) reasons.push(`${plural(n, 'question')} scored; a decisive verdict needs at least ${DECISIVE_MIN_QUESTIONS}`);
-  reasons.push(`minimal detectable difference at n = ${n}: ${mde} of ${m} (two-sided α = ${ALPHA}, power ${ASSUMED_POWER}, from the paired bootstrap standard error ${v.se ? v.se.value.toFixed(4) : 'n/a'} of ${rival === runnerUp ? 'runner-up ' : ''}${rival ?? 'n/a'} − best)`);
+  reasons.push(`minimal detectable difference at n = ${n}: ${mde} of ${m} (two-sided α = ${ALPHA}, power ${ASSUMED_POWER}, from the paired bootstrap standard error ${v.se ? v.se.value.toFixed(4) : 'n/a'} of ${rival === null || rival === runnerUp ? 'runner-up ' : ''}${rival ?? 'n/a'} − best)`);
   if (need) reasons.push(`${need} (same α and power)`);
   let summary: string;
   if (v.status === 'decisive') {

@@ -79,7 +79,7 @@ test('explanation of the best config; NaN quality prints n/a', () => {
 });
 
 function decision(d: Partial<VerdictDecision>): VerdictDecision {
-  return { order: [0, 1, 2], decisions: [], best: 0, recommended: 0, status: 'provisional', n: 12, margin: 0.05, tied: [0], unresolved: [], se: null, mde: null, questionsNeeded: null, ...d };
+  return { order: [0, 1, 2], decisions: [], best: 0, recommended: 0, status: 'provisional', n: 12, margin: 0.05, tied: [0], unresolved: [], runnerUp: 1, se: null, mde: null, questionsNeeded: null, ...d };
 }
 
 test('why the recommended config is recommended: one clause per case', () => {
