@@ -9,6 +9,7 @@
 import '../core/ortEnv'; // first: disables onnxruntime's telemetry before it loads
 import { Command, CommanderError } from 'commander';
 import { isSpanproofError } from '../core/errors';
+import { RequestFailure } from '../core/judge/client';
 import { registerCommands } from './commands';
 import { VERSION } from '../core/version';
 import { installBrokenPipeGuard, installTerminalGuard } from './terminal';
@@ -36,6 +37,12 @@ async function main(argv: string[]): Promise<number> {
     if (isSpanproofError(e)) {
       process.stderr.write(`spanproof: ${e.message}\n`);
       return exitStatusOf(e.code);
+    }
+    if (e instanceof RequestFailure) {
+      // the endpoint the user configured could not be used (unreachable, refused key, unknown model…): their
+      // configuration to fix, not a crash — the message already names the endpoint (redacted) and the cause
+      process.stderr.write(`spanproof: ${e.message.replace(/\.?$/, '.')}\n  Fix: check --endpoint (is the server running and reachable from here?), the API key in SPANPROOF_API_KEY and the model name, then run again.\n`);
+      return EXIT.badInput;
     }
     process.stderr.write(`spanproof: internal error: ${e instanceof Error ? e.stack ?? e.message : String(e)}\n`);
     return EXIT.internal;

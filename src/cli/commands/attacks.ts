@@ -4,6 +4,7 @@
  * it) and `--attack upia` (an instruction in the user's question, against a control set from the same
  * seed). Both run after the answers, on the same endpoint and models, and write `<run>/attacks.json`.
  */
+import { setMaxListeners } from 'node:events';
 import path from 'node:path';
 import type { Command } from 'commander';
 import { SpanproofError } from '../../core/errors';
@@ -80,6 +81,7 @@ export function upiaLines(r: UpiaReport): string[] {
 export async function runAttackSteps(runDir: string, kinds: readonly AttackKind[], c: { judge: RunSettings['judge']; workspace: string; groundTruthFile: string; o: AttackCliOptions; quiet?: boolean }): Promise<{ lines: string[]; cancelled: boolean }> {
   const o = c.o;
   const ac = new AbortController();
+  setMaxListeners(0, ac.signal); // one listener per request in flight or waiting for a slot
   const onSigint = () => {
     if (!c.quiet) process.stderr.write('\ncancelling the attack step…\n');
     ac.abort();

@@ -11,6 +11,7 @@
  * sent unless --endpoint is given; the key comes from SPANPROOF_API_KEY. Exit: 0 done; 2 bad input;
  * 3 every request failed (nothing measured); 130 cancelled.
  */
+import { setMaxListeners } from 'node:events';
 import { writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
@@ -73,6 +74,7 @@ export function register(program: Command, setExit: SetExit): void {
       process.stderr.write(`${sendingLine(o.endpoint, undefined, o.judgeModel).replace('questions, retrieved passages and answers', 'the queries, contexts and responses')}\n`);
       const client = new ChatClient({ endpoint: o.endpoint, apiKey: process.env.SPANPROOF_API_KEY, concurrency, prices: readPrices(o.judgePrices), cache: o.judgeCache === false ? undefined : new ReplyCache(o.judgeCacheDir ?? join(resolveCacheDir(resolve(o.workspace ?? '.')), 'judge')) });
       const ac = new AbortController();
+      setMaxListeners(0, ac.signal); // one listener per request in flight or waiting for a slot (5 categories × concurrency)
       const onSigint = () => ac.abort();
       process.on('SIGINT', onSigint);
       let scored;
@@ -88,7 +90,11 @@ export function register(program: Command, setExit: SetExit): void {
       if (scored.file) process.stderr.write(`Safety report written to ${scored.file}\n`);
       if (o.out) writeFileSync(resolve(o.out), `${JSON.stringify(full, null, 2)}\n`);
       process.stdout.write(o.json ? `${JSON.stringify(full, null, 2)}\n` : `${safetyMarkdown(full).join('\n')}\n`);
-      if (!o.json) process.stderr.write(`${SAFETY_NOTE}\n`);
+      if (!o.json) {
+        // rejected input rows and skipped answers: the text output says so too (--json has them in `notes`)
+        for (const n of full.notes) process.stderr.write(`note: ${n}\n`);
+        process.stderr.write(`${SAFETY_NOTE}\n`);
+      }
       setExit(everyRequestFailed(full.ledger) ? 3 : 0);
     });
 }

@@ -43,7 +43,15 @@ export function readWorkspaceSettings(workspace: string): WorkspaceSettings {
   const file = join(workspace, WORKSPACE_SETTINGS_FILE);
   if (!existsSync(file)) return { layer: null, ignored: [] };
   const fix = 'fix .vscode/settings.json (VS Code shows the problem too), or pass --config to override the key.';
-  const raw = parseJsonText(readFileSync(file, 'utf8'), file, fix, { jsonc: true });
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    throw new SpanproofError('bad-input', `cannot read the workspace settings file${code === 'EISDIR' ? ': it is a folder' : code ? ` (${code})` : ''}.`, { file, fix: 'make .vscode/settings.json a readable JSON file (or remove it: the CLI then uses the defaults, --config and flags).', cause: e });
+  }
+  if (!text.replace(/^\uFEFF/, '').trim()) return { layer: null, ignored: [] }; // VS Code accepts an empty settings.json
+  const raw = parseJsonText(text, file, 'fix the JSON at that line and column (VS Code shows the problem too); the CLI reads no setting from the file until it parses.', { jsonc: true });
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) throw new SpanproofError('bad-input', 'a settings.json holds one JSON object.', { file, fix });
   const known = new Map(settingValues().map((v) => [v.path, v]));
   const ignored: WorkspaceSettings['ignored'] = [];

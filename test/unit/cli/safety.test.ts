@@ -73,3 +73,28 @@ test('spanproof safety on Azure JSONL with a fake judge: malformed replies unmea
   assert.equal(badThreshold.code, 2);
   assert.match(badThreshold.stderr, /--threshold must be a severity level/);
 });
+
+test('spanproof safety: an endpoint nobody answers is exit 2 with the endpoint named and a fix, no stack trace and no listener warning; a rejected input line is reported in the text output too', async () => {
+  const root = tmp('safety-cli-unreachable');
+  const file = join(root, 'eval.jsonl');
+  writeFileSync(file, [JSON.stringify({ query: 'q', response: 'fine answer' }), '{"broken json', JSON.stringify({ query: 'q2', response: 'another answer' })].join('\n') + '\n');
+  // a port that was just free: start a server, note its port, close it
+  const srv = await startFakeServer();
+  const url = srv.url;
+  await srv.close();
+  const r = await runCli(['safety', file, '--endpoint', url, '--judge-model', 'judge', '--workspace', root, '--no-judge-cache']);
+  assert.equal(r.code, 2, r.stderr);
+  assert.match(r.stderr, /cannot reach the endpoint/);
+  assert.match(r.stderr, /Fix: check --endpoint/);
+  assert.doesNotMatch(r.stderr, /internal error|\n\s+at |MaxListenersExceeded/);
+
+  const ok = await startFakeServer({ script: (q) => ({ content: (q.messages.find((m) => m.role === 'system')?.content ?? '').includes('protected material') ? JSON.stringify({ label: false, reason: 'ok' }) : JSON.stringify({ score: 0, reason: 'ok' }) }) });
+  try {
+    const t = await runCli(['safety', file, '--endpoint', ok.url, '--judge-model', 'judge', '--workspace', root, '--no-judge-cache']);
+    assert.equal(t.code, 0, t.stderr);
+    assert.match(t.stderr, /note: row 2 rejected: /);
+    assert.doesNotMatch(t.stderr, /MaxListenersExceeded/);
+  } finally {
+    await ok.close();
+  }
+});

@@ -79,6 +79,24 @@ test('a bad value or a syntax error in .vscode/settings.json is bad input naming
   assert.throws(() => resolveCliSettings({ workspace: broken }, true), (e: unknown) => isSpanproofError(e) && e.field === 'line 3, column 3' && /comma expected/.test(e.message));
 });
 
+test('.vscode/settings.json: an empty file is no settings (VS Code accepts it); a folder in its place is bad input naming the file, not a crash; a syntax error\'s fix does not offer --config', async (t) => {
+  for (const empty of ['', '\n  \n', '\uFEFF']) {
+    const ws = workspace(t, empty);
+    const r = resolveCliSettings({ workspace: ws }, true);
+    assert.equal(r.settings.k, resolveCliSettings({ workspace: tempDir('spanproof-no-settings-', t) }, true).settings.k);
+    assert.ok(r.origins.every((o) => o.from !== join(ws, '.vscode', 'settings.json')), JSON.stringify(empty));
+  }
+  const dir = tempDir('spanproof-settings-dir-', t);
+  mkdirSync(join(dir, '.vscode', 'settings.json'), { recursive: true });
+  assert.throws(() => resolveCliSettings({ workspace: dir }, true), (e: unknown) => isSpanproofError(e) && e.code === 'bad-input' && e.file === join(dir, '.vscode', 'settings.json') && /it is a folder/.test(e.message));
+  const r = await runCli(['chunks', '--workspace', dir, '--out', join(dir, 'x.jsonl')]);
+  assert.equal(r.code, 2, r.stderr);
+  assert.match(r.stderr, /cannot read the workspace settings file: it is a folder/);
+  assert.doesNotMatch(r.stderr, /internal error|\n\s+at /);
+  const broken = workspace(t, '{\n  "spanproof.k": 3\n  "spanproof.tau": 0.5\n}');
+  assert.throws(() => resolveCliSettings({ workspace: broken }, true), (e: unknown) => isSpanproofError(e) && !!e.fix && !/--config/.test(e.fix) && /line and column/.test(e.fix));
+});
+
 test('spanproof run --explain-settings says where each setting came from, and runs nothing', async (t) => {
   const ws = workspace(t);
   const r = await runCli(['run', '--workspace', ws, '--explain-settings', '--k', '2']);
