@@ -9,7 +9,8 @@ import { type ModelFolder, type Pooling, openModelFolder } from './folder';
 import { createSession, feedsFor, orderByLength, runSession } from './session';
 import type { EncodedRow, ModelTokenizer } from './tokenizer';
 import type { EmbedProgress, ModelOptions, TextEmbedder } from './types';
-import { countOnnxParameters } from './parameters';
+import { countModelParameters, countOnnxParameters, decodeOnnxModel } from './parameters';
+import { readStaticModel, staticForward, type StaticModelWeights } from './staticForward';
 
 /** Outputs that already hold one vector per text (sentence-transformers ONNX exports, our static model). */
 const SENTENCE_OUTPUTS = ['sentence_embedding'];
@@ -39,12 +40,24 @@ export function loadEmbedderFromFolder(dir: string, opts: ModelOptions): Promise
 /** {@link loadEmbedderFromFolder} with the concrete type (token-level access for the MaxSim baseline). */
 export async function openOnnxEmbedder(dir: string, opts: ModelOptions): Promise<OnnxEmbedder> {
   const folder = openModelFolder(dir);
+  const batchSize = opts.batchSize ?? DEFAULT_BATCH_SIZE;
+  // The embedded static model's graph is computed by its exact TypeScript port (staticForward.ts):
+  // the same floats, without the [batch, width, dim] intermediates of a session call.
+  const decoded = await decodeOnnxModel(folder.modelPath).catch(() => undefined); // not decodable: onnxruntime reports it below
+  const weights = decoded ? readStaticModel(decoded) : undefined;
+  if (decoded && weights) {
+    const embedder = new OnnxEmbedder(folder, { kind: 'static', weights }, batchSize);
+    embedder.threads = opts.threads;
+    embedder.parameters = countModelParameters(decoded);
+    await embedder.probe();
+    return embedder;
+  }
   const session = await createSession(folder.modelPath, opts.threads, dir);
   const output = pickOutput(session, dir);
-  const embedder = new OnnxEmbedder(folder, session, output, opts.batchSize ?? DEFAULT_BATCH_SIZE);
+  const embedder = new OnnxEmbedder(folder, { kind: 'session', session, output }, batchSize);
   embedder.threads = opts.threads;
   try {
-    embedder.parameters = await countOnnxParameters(folder.modelPath);
+    embedder.parameters = decoded ? countModelParameters(decoded) : await countOnnxParameters(folder.modelPath);
     await embedder.probe();
   } catch (e) {
     await session.release();
@@ -52,6 +65,11 @@ export async function openOnnxEmbedder(dir: string, opts: ModelOptions): Promise
   }
   return embedder;
 }
+
+/** How a batch of rows is computed: an onnxruntime session and its chosen output, or the static model's port. */
+export type EmbedderForward =
+  | { kind: 'session'; session: ort.InferenceSession; output: { name: string; kind: 'sentence' | 'token' } }
+  | { kind: 'static'; weights: StaticModelWeights };
 
 function pickOutput(session: ort.InferenceSession, dir: string): { name: string; kind: 'sentence' | 'token' } {
   const outs = session.outputNames;
@@ -81,8 +99,7 @@ export class OnnxEmbedder implements TextEmbedder {
 
   constructor(
     private readonly folder: ModelFolder,
-    private readonly session: ort.InferenceSession,
-    private readonly output: { name: string; kind: 'sentence' | 'token' },
+    private readonly forward: EmbedderForward,
     private readonly batchSize: number,
   ) {
     this.id = `onnx:${path.basename(folder.dir)}@${folder.contentHash}`;
@@ -107,7 +124,8 @@ export class OnnxEmbedder implements TextEmbedder {
     const row = this.folder.tokenizer.encodeSingle('a');
     const out = await this.runRows([row.ids.length > 0 ? row : { ids: [this.folder.tokenizer.padId], typeIds: [0], contentTokens: 1 }]);
     if (this.dim === 0 || out.length !== this.dim) {
-      throw new SpanproofError('model', `Output ${this.output.name} has an unexpected shape.`, { file: this.folder.dir, field: `outputs.${this.output.name}` });
+      const name = this.forward.kind === 'session' ? this.forward.output.name : 'sentence_embedding';
+      throw new SpanproofError('model', `Output ${name} has an unexpected shape.`, { file: this.folder.dir, field: `outputs.${name}` });
     }
   }
 
@@ -147,23 +165,31 @@ export class OnnxEmbedder implements TextEmbedder {
     return result;
   }
 
-  /** One session.run over `rows`; returns `rows.length × dim`, L2-normalised. Sets `dim` on first use. */
+  /** One session.run over `rows` (or its exact port); returns `rows.length × dim`, L2-normalised. Sets `dim` on first use. */
   private async runRows(rows: readonly EncodedRow[]): Promise<Float32Array> {
-    const { feeds, width } = feedsFor(this.session, rows, this.folder.tokenizer.padId);
-    const res = await runSession(this.session, feeds, [this.output.name], this.folder.dir);
-    const t = res[this.output.name];
+    if (this.forward.kind === 'static') {
+      const { weights } = this.forward;
+      this.dim ||= weights.dim;
+      const out = staticForward(weights, rows);
+      normaliseRows(out, weights.dim);
+      return out;
+    }
+    const { session, output } = this.forward;
+    const { feeds, width } = feedsFor(session, rows, this.folder.tokenizer.padId);
+    const res = await runSession(session, feeds, [output.name], this.folder.dir);
+    const t = res[output.name];
     const data = t.data as Float32Array;
     if (t.type !== 'float32') {
-      throw new SpanproofError('model', `Output ${this.output.name} is ${t.type}, expected float32.`, { file: this.folder.dir, field: `outputs.${this.output.name}` });
+      throw new SpanproofError('model', `Output ${output.name} is ${t.type}, expected float32.`, { file: this.folder.dir, field: `outputs.${output.name}` });
     }
     const dims = t.dims;
     let out: Float32Array;
-    if (this.output.kind === 'sentence') {
-      if (dims.length !== 2 || dims[0] !== rows.length) throw shapeError(this.folder.dir, this.output.name, dims, '[batch, dim]');
+    if (output.kind === 'sentence') {
+      if (dims.length !== 2 || dims[0] !== rows.length) throw shapeError(this.folder.dir, output.name, dims, '[batch, dim]');
       this.dim ||= dims[1];
       out = Float32Array.from(data);
     } else {
-      if (dims.length !== 3 || dims[0] !== rows.length || dims[1] !== width) throw shapeError(this.folder.dir, this.output.name, dims, '[batch, seq, hidden]');
+      if (dims.length !== 3 || dims[0] !== rows.length || dims[1] !== width) throw shapeError(this.folder.dir, output.name, dims, '[batch, seq, hidden]');
       this.dim ||= dims[2];
       out = poolTokens(data, rows, width, dims[2], this.folder.pooling);
     }
@@ -174,7 +200,7 @@ export class OnnxEmbedder implements TextEmbedder {
   async dispose(): Promise<void> {
     if (this.released) return;
     this.released = true;
-    await this.session.release();
+    if (this.forward.kind === 'session') await this.forward.session.release();
   }
 
   private assertOpen(): void {

@@ -30,16 +30,27 @@ function countGraph(g: GraphLike | null | undefined): number {
 }
 
 /**
+ * Decodes the ONNX ModelProto at `modelPath` (the whole file, weights included).
+ * @throws SpanproofError('model') naming the file when it is not an ONNX ModelProto.
+ */
+export async function decodeOnnxModel(modelPath: string): Promise<import('onnx-proto').onnx.ModelProto> {
+  const onnx = await loadOnnx();
+  try {
+    return onnx.ModelProto.decode(readFileSync(modelPath));
+  } catch (e) {
+    throw new SpanproofError('model', `cannot read the ONNX model to count its parameters: ${(e as Error).message}`, { file: modelPath, fix: 'use an ONNX file exported by Hugging Face Optimum.', cause: e });
+  }
+}
+
+/** Σ over the initializers of Π dims of a decoded model (a scalar initializer counts 1). */
+export function countModelParameters(model: import('onnx-proto').onnx.IModelProto): number {
+  return countGraph(model.graph as GraphLike);
+}
+
+/**
  * Σ over the initializers of Π dims, for the ONNX model at `modelPath` (a scalar initializer counts 1).
  * @throws SpanproofError('model') naming the file when it is not an ONNX ModelProto.
  */
 export async function countOnnxParameters(modelPath: string): Promise<number> {
-  const onnx = await loadOnnx();
-  let model;
-  try {
-    model = onnx.ModelProto.decode(readFileSync(modelPath));
-  } catch (e) {
-    throw new SpanproofError('model', `cannot read the ONNX model to count its parameters: ${(e as Error).message}`, { file: modelPath, fix: 'use an ONNX file exported by Hugging Face Optimum.', cause: e });
-  }
-  return countGraph(model.graph as GraphLike);
+  return countModelParameters(await decodeOnnxModel(modelPath));
 }

@@ -1,7 +1,8 @@
 /**
  * Build-time helpers to write ONNX graphs in TypeScript with `onnx-proto` (opset 17, IR 8). Used by
- * `scripts/build-models.ts` and by the unit tests' tiny models; never imported by run-time code
- * (onnx-proto is a dev dependency).
+ * `scripts/build-models.ts` and by the unit tests' tiny models. At run time only staticForward.ts
+ * reads it, to compare a model's graph with the static graph spec (onnx-proto is a dev dependency,
+ * bundled into dist/ by esbuild).
  */
 import { onnx } from 'onnx-proto';
 
