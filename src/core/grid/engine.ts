@@ -14,6 +14,7 @@
  *
  * A failing item (one question × config) or a failing chunker is recorded, never averaged as zero.
  */
+import { resourceMark, resourceSpan } from './resources';
 import { SpanproofError } from '../errors';
 import type { ChunkerId, CorpusDocument } from '../types';
 import type { RunSettings } from '../settings';
@@ -275,6 +276,8 @@ export async function runChunker(ctx: EngineContext, chunker: ChunkerId): Promis
   const mine = ctx.configs.filter((c) => c.chunker === chunker);
   const st: ChunkerStage = { chunker, chunks: [], chunkMs: 0, bm25Ms: 0, embedMs: 0, cachedDocs: 0 };
   const doneAtStart = progress.done;
+  const t0 = performance.now();
+  const r0 = resourceMark();
   let built: { indexes: ChunkerIndexSet; built: boolean };
   try {
     built = await buildChunker(ctx, chunker, mine, st);
@@ -288,6 +291,7 @@ export async function runChunker(ctx: EngineContext, chunker: ChunkerId): Promis
   await progress.setStage(`retrieve:${chunker}`);
   const pools = await chunkerPools(ctx, st, mine, built.indexes, questions, queryVectors);
   const items = await scoreChunker(ctx, questions, st, mine, pools);
+  st.resources = { wallMs: Math.round((performance.now() - t0) * 10) / 10, ...resourceSpan(r0) };
   return { stage: st, items, built: built.built };
 }
 

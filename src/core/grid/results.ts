@@ -83,7 +83,7 @@ export function configLatencies(out: Pick<EngineOutput, 'configs' | 'items'>): M
 }
 
 /** timings.json (`totalMs` is set by the caller when the run ends). */
-export function buildTimings(out: Pick<EngineOutput, 'configs' | 'items' | 'stages'>, latency: ReadonlyMap<string, LatencySummary>, stageMs: Record<string, number>, documents: number): TimingsFile {
+export function buildTimings(out: Pick<EngineOutput, 'configs' | 'items' | 'stages'>, latency: ReadonlyMap<string, LatencySummary>, stageMs: Record<string, number>, documents: number, resources?: TimingsFile['resources']): TimingsFile {
   const perConfig: TimingsFile['perConfig'] = {};
   for (const c of out.configs) {
     const its = out.items.filter((i) => i.config === c.id && i.status === 'ok');
@@ -102,7 +102,8 @@ export function buildTimings(out: Pick<EngineOutput, 'configs' | 'items' | 'stag
   return {
     totalMs: 0,
     stages: stageMs,
-    perChunker: Object.fromEntries(out.stages.map((s) => [s.chunker, { chunkMs: s.chunkMs, bm25Ms: s.bm25Ms, embedMs: s.embedMs, chunks: s.chunks.length, cacheHit: s.cachedDocs === documents, cachedDocs: s.cachedDocs }])),
+    ...(resources ? { resources } : {}),
+    perChunker: Object.fromEntries(out.stages.map((s) => [s.chunker, { chunkMs: s.chunkMs, bm25Ms: s.bm25Ms, embedMs: s.embedMs, chunks: s.chunks.length, cacheHit: s.cachedDocs === documents, cachedDocs: s.cachedDocs, ...(s.resources ?? {}) }])),
     perConfig,
     perItem,
   };

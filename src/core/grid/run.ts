@@ -12,6 +12,7 @@
  * run.json `status: running`; it ends `succeeded`, `cancelled` (SpanproofError 'cancelled' from the
  * signal) or `failed` (with the error). Earlier runs are never touched.
  */
+import { type ResourceMark, resourceMark, resourceSpan } from './resources';
 import { resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { isSpanproofError } from '../errors';
@@ -42,18 +43,25 @@ export interface GridHooks {
   onLog?: (level: 'info' | 'warn', message: string) => void;
 }
 
-/** Wall time per named stage (timings.json `stages`, ms). */
+/** Wall time per named stage (timings.json `stages`, ms), and its CPU time and the peak RSS by its end (`resources`). */
 class StageClock {
   readonly ms: Record<string, number> = {};
-  add(name: string, ms: number): void {
+  readonly resources: Record<string, ResourceMark> = {};
+  add(name: string, ms: number, start?: ResourceMark): void {
     this.ms[name] = (this.ms[name] ?? 0) + ms;
+    if (start) {
+      const r = resourceSpan(start);
+      const prev = this.resources[name];
+      this.resources[name] = prev ? { cpuMs: Math.round((prev.cpuMs + r.cpuMs) * 10) / 10, peakRssMB: Math.max(prev.peakRssMB, r.peakRssMB) } : r;
+    }
   }
   time = async <T>(name: string, f: () => Promise<T> | T): Promise<T> => {
     const t = performance.now();
+    const r = resourceMark();
     try {
       return await f();
     } finally {
-      this.add(name, performance.now() - t);
+      this.add(name, performance.now() - t, r);
     }
   };
 }
@@ -109,10 +117,12 @@ export async function runGrid(params: GridRunParams, hooks: GridHooks = {}): Pro
   try {
     hooks.resident?.useCorpus(inputs.corpusHash);
     if (settings.embedders.length > 0 && settings.embeddingModel.trim()) inputs.warnings.push(`embeddingModel "${settings.embeddingModel}" is ignored: the embedders setting lists the run's embedders (${settings.embedders.join(', ')}).`);
+    const modelsStart = resourceMark();
     models = await loadRunModels({
       settings, workspace: inputs.workspace, needsEmbedder: gridModelNeeds(settings).embedder, needsReranker: gridModelNeeds(settings).reranker, cacheDir: runCacheDir(state),
       apiKey: params.apiKey, signal: hooks.signal, resident: hooks.resident, onLoad: (ms) => clock.add('models', ms),
     });
+    clock.resources.models = resourceSpan(modelsStart);
     if (writer) writer.run.models = models.describe();
     const { out, total } = await engineStage(state, models);
     return await concludeRun(state, models, out, total);
@@ -180,11 +190,11 @@ async function concludeRun(s: RunState, models: RunModels, out: EngineOutput, to
   const computeModels = { embedderParameters: models.embedder!.parameters, embedderParametersByName: Object.fromEntries(models.embedders.map((e) => [e.name, e.model.parameters])), rerankerParameters: models.reranker?.parameters ?? null, poolSize: settings.poolSize };
   const skipped = inputs.corpus.skipped.map((x) => ({ source: x.source, reason: x.reason, detail: x.detail }));
   const stageErrors = out.stages.filter((st) => st.error).map((st) => ({ chunker: st.chunker, error: st.error! }));
-  const concluded = concludeResults({ settings, configs: out.configs, items: out.items, stageErrors, questions: inputs.questions, acceptance: inputs.acceptance, skipped, computeModels, latency, time: (name, f) => { const t = performance.now(); try { return f(); } finally { clock.add(name, performance.now() - t); } } });
+  const concluded = concludeResults({ settings, configs: out.configs, items: out.items, stageErrors, questions: inputs.questions, acceptance: inputs.acceptance, skipped, computeModels, latency, time: (name, f) => { const t = performance.now(); const r = resourceMark(); try { return f(); } finally { clock.add(name, performance.now() - t, r); } } });
   const { verdict } = concluded;
   // A shard's results.json covers only its share of the work, and says so; `spanproof merge` recomputes the whole.
   const results = params.shard ? { ...concluded.results, shard: params.shard } : concluded.results;
-  const timings = buildTimings(out, latency, clock.ms, inputs.corpus.documents.length);
+  const timings = buildTimings(out, latency, clock.ms, inputs.corpus.documents.length, clock.resources);
   const ranking = rankingEntries(verdict.ranking, timings, results);
   const records = questionRecords(out, settings.k);
   if (writer) {

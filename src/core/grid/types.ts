@@ -133,6 +133,8 @@ export interface ChunkerStage {
   embedMs: number;
   /** Documents whose chunks came from the chunk cache. */
   cachedDocs: number;
+  /** The whole chunker's wall time (ms), process CPU time (ms) and the peak RSS by its end (MiB), see resources.ts. */
+  resources?: { wallMs: number; cpuMs: number; peakRssMB: number };
 }
 
 /** The in-memory result of the engine (chunk → index → retrieve → rerank → score, every chunker). */

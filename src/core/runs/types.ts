@@ -169,8 +169,18 @@ export interface RunFile {
 export interface TimingsFile {
   totalMs: number;
   stages: Record<string, number>;
-  /** Per chunker: ms per step, chunk count, and how many documents' chunks came from the cache (`cacheHit`: all of them). */
-  perChunker: Record<string, { chunkMs: number; bm25Ms: number; embedMs: number; chunks: number; cacheHit: boolean; cachedDocs?: number }>;
+  /**
+   * Per stage of `stages`: the process's CPU time during it (user + system, all threads, ms) and its
+   * peak RSS by the stage's end (MiB, a high-water mark since the process started). Absent in older runs.
+   */
+  resources?: Record<string, { cpuMs: number; peakRssMB: number }>;
+  /**
+   * Per chunker: ms per step (the embedding runs while the BM25 index is built, so `embedMs` includes
+   * `bm25Ms`), chunk count, how many documents' chunks came from the cache (`cacheHit`: all of them),
+   * and for the whole chunker (chunk, index, retrieve, rerank, score) `wallMs`, `cpuMs` and the peak
+   * RSS by its end `peakRssMB` (absent in older runs).
+   */
+  perChunker: Record<string, { chunkMs: number; bm25Ms: number; embedMs: number; chunks: number; cacheHit: boolean; cachedDocs?: number; wallMs?: number; cpuMs?: number; peakRssMB?: number }>;
   /** Totals, and the median and quartiles of the per-query time (retrieve + rerank; p25/p75 absent in older runs). */
   perConfig: Record<string, { retrieveMs: number; rerankMs: number; medianQueryMs: number; p25QueryMs?: number; p75QueryMs?: number; timedQueries?: number }>;
   /** Per question id, per config id: this item's retrieval and rerank time (ms). */
