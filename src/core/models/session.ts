@@ -3,9 +3,31 @@
  * int64 input tensors a transformer expects (`input_ids`, `attention_mask`, `token_type_ids`).
  */
 import '../ortEnv'; // before onnxruntime-node: no telemetry
-import * as ort from 'onnxruntime-node';
+import type * as ort from 'onnxruntime-node';
 import { SpanproofError } from '../errors';
 import type { EncodedRow } from './tokenizer';
+
+type Ort = typeof import('onnxruntime-node');
+let ortModule: Ort | undefined;
+
+/**
+ * onnxruntime-node, loaded on the first session (its native library is ≈ 13 MB of resident memory,
+ * and a run of the embedded static model needs no session: staticForward.ts).
+ */
+async function loadOrt(): Promise<Ort> {
+  if (ortModule) return ortModule;
+  const mod: Ort = await import('onnxruntime-node');
+  const m = ((mod as { default?: Ort }).default ?? mod) as Ort; // CJS module under ESM interop
+  ortModule = m;
+  return m;
+}
+
+/** The module, loaded by {@link createSession}; loaded here when tensors are built for a session from elsewhere. */
+function loadedOrt(): Ort {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- synchronous fallback, CommonJS bundle
+  ortModule ??= require('onnxruntime-node') as Ort;
+  return ortModule;
+}
 
 /** Input names this code knows how to fill (`position_ids` = 0, 1, 2, … per row, as some exports declare it). */
 export const KNOWN_INPUTS = ['input_ids', 'attention_mask', 'token_type_ids', 'position_ids'] as const;
@@ -21,7 +43,7 @@ export async function createSession(modelPath: string, threads: number, dir: str
   }
   let session: ort.InferenceSession;
   try {
-    session = await ort.InferenceSession.create(modelPath, {
+    session = await (await loadOrt()).InferenceSession.create(modelPath, {
       intraOpNumThreads: threads,
       interOpNumThreads: 1,
       executionMode: 'sequential',
@@ -88,7 +110,7 @@ export function feedsFor(session: ort.InferenceSession, rows: readonly EncodedRo
         for (let j = 0; j < width; j++) set(o + j, j);
       }
     });
-    feeds[name] = new ort.Tensor('int64', arr, [n, width]);
+    feeds[name] = new (loadedOrt().Tensor)('int64', arr, [n, width]);
   }
   return { feeds, width };
 }

@@ -35,6 +35,11 @@ let ortModule: Promise<Ort | null> | undefined;
 const sessions = new Map<number, Promise<InferenceSession>>();
 const maxRowNorms = new WeakMap<Float32Array, number>();
 
+/** Whether a search session for `threads` already exists (the library is loaded and the graph built). */
+export function denseOrtWarm(threads: number): boolean {
+  return sessions.has(threads);
+}
+
 function loadOrt(): Promise<Ort | null> {
   ortModule ??= import('onnxruntime-node').then((m) => ((m as { default?: Ort }).default ?? m) as Ort, () => null);
   return ortModule;

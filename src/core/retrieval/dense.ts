@@ -11,7 +11,7 @@ import { SpanproofError } from '../errors';
 import type { Hit } from './hit';
 import { TopN } from './topk';
 import { dotRow } from './dot';
-import { ortSearchBatch } from './dense-ort';
+import { denseOrtWarm, ortSearchBatch } from './dense-ort';
 
 /** Exact dense search over a chunks × dim row-major matrix of L2-normalised embeddings. */
 export class DenseIndex {
@@ -76,6 +76,8 @@ export class DenseIndex {
   /**
    * {@link searchBatch} choosing the fastest exact path: onnxruntime (Gemm → TopK, see
    * `dense-ort.ts`) when the work is large enough and onnxruntime-node loads, else the JS scan.
+   * "Large enough" is {@link ORT_MIN_WORK} once the search session exists, and
+   * {@link ORT_COLD_MIN_WORK} for the call that would have to load onnxruntime and build it.
    * Both return identical hits (same chunks, same order, same reference scores).
    * @param opts.threads intra-op threads of the onnxruntime session (default 2).
    * @param opts.path force 'js' or 'ort' (tests and benchmarks).
@@ -84,8 +86,9 @@ export class DenseIndex {
     const q = this.checkQueries(queries);
     const path = opts.path ?? 'auto';
     const work = q * this.size * this.dim;
-    if (path === 'ort' || (path === 'auto' && work >= ORT_MIN_WORK)) {
-      const r = await ortSearchBatch(this, queries, n, opts.threads ?? 2, path === 'ort');
+    const threads = opts.threads ?? 2;
+    if (path === 'ort' || (path === 'auto' && work >= (denseOrtWarm(threads) ? ORT_MIN_WORK : ORT_COLD_MIN_WORK))) {
+      const r = await ortSearchBatch(this, queries, n, threads, path === 'ort');
       if (r) return r;
     }
     return this.searchBatch(queries, n);
@@ -94,3 +97,12 @@ export class DenseIndex {
 
 /** Multiply-adds (queries × chunks × dim) from which the onnxruntime path pays off over the JS scan (measured, bench/retrieval.bench.ts). */
 export const ORT_MIN_WORK = 4_000_000;
+
+/**
+ * The same bound for the first call, which pays for loading onnxruntime-node and creating the search
+ * session: 70–85 ms and ≈ 30 MB of resident memory measured here (2 cores, 2026-12-02), about what the
+ * JS scan needs for 64 M multiply-adds (0.7 ns each at 100 and 384 d). Below it the JS scan answers, so
+ * a one-shot run over a few thousand chunks (the FastAPI sample: 45 queries × 2,145 chunks × 100 d =
+ * 9.7 M per chunker) never loads onnxruntime: peak RSS 301 → 271 MB, wall unchanged, same hits.
+ */
+export const ORT_COLD_MIN_WORK = 64_000_000;

@@ -18,7 +18,7 @@ export { compareHits, type Hit } from './hit';
 export { TopN } from './topk';
 export { Bm25Index, bm25Tokens, bm25TokensUnsplit, BM25_PARAMS, type Bm25BuildOptions } from './bm25';
 export { dotRow } from './dot';
-export { DenseIndex, ORT_MIN_WORK } from './dense';
+export { DenseIndex, ORT_COLD_MIN_WORK, ORT_MIN_WORK } from './dense';
 export { buildDenseTopKModel, disposeDenseOrt, denseOrtStats } from './dense-ort';
 export { reciprocalRankFusion } from './rrf';
 export { rerankPool, rerankCacheKey, type RerankCache, type RerankScorer } from './rerank';
