@@ -77,6 +77,7 @@ answers for every dense:<name> config of the grid, --retriever dense:a for one. 
         // only for an existing workspace: a mistyped path must give loadCorpus's not-found error, not a new folder
         cacheDir: existsSync(opts.workspace) ? resolveCacheDir(opts.workspace) : undefined,
         apiKey: process.env.SPANPROOF_API_KEY,
+        onNotice: (line) => process.stderr.write(`warning: ${line}\n`),
       });
       // `spanproof query … | head` closes the pipe early: that is not an error
       process.stdout.on('error', (e: NodeJS.ErrnoException) => { if (e.code !== 'EPIPE') throw e; });

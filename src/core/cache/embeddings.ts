@@ -13,7 +13,9 @@
  * can never be returned; `dataSha` is the SHA-256 of the float bytes, so a file whose header reached
  * the disk but whose data did not (files are written atomically but not fsynced: temp + rename, see
  * `durable: false` in src/core/files) is detected. A missing, truncated, corrupt or mismatching file
- * is ignored and recomputed (and overwritten). Write failures (read-only disk) are counted, never
+ * is ignored and recomputed (and overwritten); a damaged or edited one (bad magic or header, wrong
+ * length, data not matching `dataSha`) also gets one line in {@link EmbeddingCache.notices}, as the
+ * other caches do (issue #16), while a stale one (other chunk texts) is recomputed quietly. Write failures (read-only disk) are counted, never
  * thrown: the cache is an optimisation. (SPEMB001 files, without `dataSha`, are recomputed.)
  */
 import { createHash } from 'node:crypto';
@@ -60,6 +62,9 @@ export function slugOf(id: string): string {
 /** The per-(document, chunker, embedder) embedding store under `<dir>/embeddings`. */
 export class EmbeddingCache {
   readonly stats: EmbeddingCacheStats = { hits: 0, misses: 0, computedTexts: 0, writeErrors: 0 };
+  /** One line per entry file that was damaged or edited (not used, recomputed and rewritten). */
+  readonly notices: string[] = [];
+  private readonly noticed = new Set<string>();
 
   /** @param dir the cache root, e.g. `<workspace>/.spanproof/cache` (see `resolveCacheDir`). */
   constructor(readonly dir: string) {}
@@ -75,26 +80,40 @@ export class EmbeddingCache {
    * made for other texts / another dim. Does not touch the stats.
    */
   read(docSha: string, chunkerKey: string, embedderId: string, texts: readonly string[], dim: number): Float32Array | undefined {
+    const file = this.entryPath(docSha, chunkerKey, embedderId);
     let buf: Buffer;
     try {
-      buf = readFileSync(this.entryPath(docSha, chunkerKey, embedderId));
+      buf = readFileSync(file);
     } catch {
       return undefined;
     }
-    if (buf.length < 12 || buf.toString('latin1', 0, 8) !== MAGIC) return undefined;
+    const damaged = (why: string): undefined => {
+      if (!this.noticed.has(file)) {
+        this.noticed.add(file);
+        this.notices.push(`the embedding cache ${file} was ${why}; it is rebuilt.`);
+      }
+      return undefined;
+    };
+    if (buf.length >= 8 && buf.toString('latin1', 0, 8) === 'SPEMB001') return undefined; // the older format: recomputed, an upgrade
+    if (buf.length < 12 || buf.toString('latin1', 0, 8) !== MAGIC) return damaged('damaged (not an embedding cache file)');
     const h = buf.readUInt32LE(8);
     const dataStart = 12 + h;
-    if (dataStart > buf.length || dataStart % 4 !== 0) return undefined;
+    if (dataStart > buf.length || dataStart % 4 !== 0) return damaged('damaged (its header is cut short)');
     let header: EmbeddingHeader;
     try {
       header = JSON.parse(buf.toString('utf8', 12, dataStart)) as EmbeddingHeader;
     } catch {
-      return undefined;
+      return damaged('damaged (its header is not valid JSON)');
     }
-    if (header.docSha !== docSha || header.chunkerKey !== chunkerKey || header.embedderId !== embedderId
-      || header.count !== texts.length || header.dim !== dim || header.textsSha !== textsSha(texts)) return undefined;
-    if (buf.length - dataStart !== texts.length * dim * 4) return undefined;
-    if (header.dataSha !== createHash('sha256').update(buf.subarray(dataStart)).digest('hex')) return undefined;
+    if (typeof header !== 'object' || header === null || header.docSha !== docSha || header.chunkerKey !== chunkerKey || header.embedderId !== embedderId) {
+      return damaged('damaged (its header names another document, chunker or embedder)');
+    }
+    // other texts or another dim under the same key: stale (the chunker's output changed), recomputed quietly
+    if (header.count !== texts.length || header.dim !== dim || header.textsSha !== textsSha(texts)) return undefined;
+    if (buf.length - dataStart !== texts.length * dim * 4) return damaged('damaged (cut short or padded: not count × dim floats)');
+    if (header.dataSha !== createHash('sha256').update(buf.subarray(dataStart)).digest('hex')) {
+      return damaged('edited (its vectors do not match their checksum — changed after Spanproof wrote them, or never fully written)');
+    }
     const out = new Float32Array(texts.length * dim);
     new Uint8Array(out.buffer).set(buf.subarray(dataStart));
     return out;

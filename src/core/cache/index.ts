@@ -15,6 +15,6 @@
  */
 export { EmbeddingCache, textsSha, slugOf, type EmbeddingCacheStats } from './embeddings';
 export { embedChunksCached, type ChunkEmbedder } from './embed-chunks';
-export { PersistentRerankCache, PersistentNumberMap, TokenCountCache, RERANK_CACHE_MAX, TOKEN_COUNT_CACHE_MAX } from './rerank-scores';
+export { PersistentRerankCache, PersistentNumberMap, TokenCountCache, RERANK_CACHE_MAX, TOKEN_COUNT_CACHE_MAX, numberMapChecksum } from './rerank-scores';
 export { cacheSizeReport, clearCache, type CacheSizeReport } from './report';
-export { loadOrBuildBm25, loadOrBuildBm25Async, bm25CacheKey, BM25_CACHE_KEEP } from './bm25';
+export { loadOrBuildBm25, loadOrBuildBm25Async, bm25CacheKey, BM25_CACHE_KEEP, type Bm25CacheResult } from './bm25';

@@ -28,13 +28,15 @@ export function openRunCaches(cacheDir: string, embedder: TextEmbedder, reranker
     resident?.rerankCaches.set(key, rerank);
   }
   const tokenCounts = TokenCountCache.open(cacheDir, embedder.id);
+  const notices: string[] = [];
+  const embeddings = new EmbeddingCache(cacheDir);
   return {
-    engine: { chunks, embeddings: new EmbeddingCache(cacheDir), bm25Dir: cacheDir, rerank: rerank ?? undefined, tokenCounts, stages: resident?.stages },
+    engine: { chunks, embeddings, bm25Dir: cacheDir, notices, rerank: rerank ?? undefined, tokenCounts, stages: resident?.stages },
     flush() {
       rerank?.flush();
       chunks.flush();
       tokenCounts.flush();
     },
-    notices: () => [...chunks.notices],
+    notices: () => [...chunks.notices, ...notices, ...embeddings.notices, rerank?.takeNotice(), tokenCounts.takeNotice()].filter((n): n is string => typeof n === 'string'),
   };
 }

@@ -41,6 +41,8 @@ export interface EngineCaches {
   embeddings?: EmbeddingCache;
   /** BM25 disk cache root. */
   bm25Dir?: string;
+  /** Receives one line per cache file that could not be used (a damaged or edited BM25 index: rebuilt). */
+  notices?: string[];
   /** Pair-score cache for reranking. */
   rerank?: RerankCache;
   /** Context token counts of the embedder (e.g. persisted). */
@@ -221,7 +223,7 @@ async function buildChunker(ctx: EngineContext, chunker: ChunkerId, mine: readon
       chunks: st.chunks, chunker, key, embedder: emb, memo: m, progress, embedUnits: units.embedEach,
       needsBm25: i === 0 && mine.some((c) => c.kind !== 'dense'),
       needsDense: name !== null,
-      docSha: ctx.docSha, cacheDir: ctx.caches?.bm25Dir, embeddings: ctx.caches?.embeddings,
+      docSha: ctx.docSha, cacheDir: ctx.caches?.bm25Dir, notices: ctx.caches?.notices, embeddings: ctx.caches?.embeddings,
     });
     if (mk && ctx.caches?.stages) ctx.caches.stages.set(mk, { chunks: st.chunks, bm25: ix.bm25 ?? m?.bm25 ?? null, dense: ix.dense ?? m?.dense ?? null });
     if (i === 0) out.bm25 = ix.bm25;

@@ -30,6 +30,8 @@ export interface IndexInput {
   docSha: ReadonlyMap<string, string>;
   /** BM25 disk cache root; no BM25 cache when absent. */
   cacheDir?: string;
+  /** Receives one line per cache file that could not be used (damaged or edited: rebuilt). */
+  notices?: string[];
   embeddings?: EmbeddingCache;
   /** Indexes already built for these chunks (a resident worker's memo): reused, not rebuilt. */
   memo?: StageMemo;
@@ -69,7 +71,12 @@ export async function indexStage(input: IndexInput): Promise<ChunkerIndexes> {
   if (input.needsBm25) {
     try {
       const opts: Bm25BuildOptions = { onYield: () => input.progress.tick() };
-      bm25 = input.memo?.bm25 ?? (input.cacheDir ? (await loadOrBuildBm25Async(input.chunks, input.cacheDir, opts)).index : await Bm25Index.buildAsync(input.chunks, opts));
+      if (input.memo?.bm25) bm25 = input.memo.bm25;
+      else if (input.cacheDir) {
+        const got = await loadOrBuildBm25Async(input.chunks, input.cacheDir, opts);
+        if (got.notice) input.notices?.push(got.notice);
+        bm25 = got.index;
+      } else bm25 = await Bm25Index.buildAsync(input.chunks, opts);
     } catch (e) {
       await matrix?.catch(() => undefined);
       throw e;

@@ -66,6 +66,8 @@ export interface QueryParams {
   cacheDir?: string;
   /** API key of `settings.modelEndpoint.url` (endpoint models; in memory only). */
   apiKey?: string;
+  /** Called with one line per cache file that could not be used (damaged or edited: rebuilt; newer: left alone). */
+  onNotice?: (line: string) => void;
 }
 
 function rows(hits: readonly Hit[], chunks: readonly Chunk[]): QueryResultRow[] {
@@ -119,6 +121,7 @@ async function queryChunks(p: QueryParams, corpus: Corpus, embedder: RunModels['
   const store = p.cacheDir ? new ChunkCache(p.cacheDir) : undefined;
   const { chunks } = await chunkStage({ documents: corpus.documents, chunker: p.chunker, params: p.settings.chunkerParams, key, embedder, store });
   store?.flush();
+  for (const n of store?.notices ?? []) p.onNotice?.(n);
   return { chunks, key };
 }
 
@@ -126,8 +129,9 @@ async function queryChunks(p: QueryParams, corpus: Corpus, embedder: RunModels['
 async function answerConfig(p: QueryParams, plan: BuiltinConfigPlan, corpus: Corpus, models: RunModels, chunked: { chunks: Chunk[]; key: string }, kn: { k: number; n: number }): Promise<QueryAnswer> {
   const { chunks, key } = chunked;
   const embedder = plan.embedder === null ? null : models.embedders.find((e) => e.name === plan.embedder)!.model;
+  const notices: string[] = [];
   const indexes = await indexStage({
-    chunks, chunker: p.chunker, key, embedder, progress: RunProgress.silent(),
+    chunks, chunker: p.chunker, key, embedder, progress: RunProgress.silent(), notices,
     needsBm25: plan.kind !== 'dense', needsDense: plan.kind !== 'bm25',
     docSha: new Map(corpus.documents.map((d) => [d.source, d.sha256])), cacheDir: p.cacheDir, embeddings: p.cacheDir ? new EmbeddingCache(p.cacheDir) : undefined,
   });
@@ -138,8 +142,13 @@ async function answerConfig(p: QueryParams, plan: BuiltinConfigPlan, corpus: Cor
   if (plan.rerank) {
     const cache = p.cacheDir ? PersistentRerankCache.open(p.cacheDir, reranker!.id) : new Map<string, number>();
     results = (await rerankStage(p.text, pool, chunks, reranker!, cache)).final.slice(0, kn.k);
-    if (cache instanceof PersistentRerankCache) cache.flush();
+    if (cache instanceof PersistentRerankCache) {
+      cache.flush();
+      const n = cache.takeNotice();
+      if (n) notices.push(n);
+    }
   }
+  for (const n of notices) p.onNotice?.(n);
   return {
     config: plan.id,
     results: rows(results, chunks),

@@ -1,0 +1,85 @@
+/**
+ * Issue #16 (a fresh-user finding after item 15): a hand-edited BM25 index cache, rerank-score cache
+ * or embedding cache was used silently and changed the results. Each now carries a checksum: an
+ * edited or damaged file is not used, it is rebuilt with a one-line notice, and results.json is
+ * byte-identical to the cold run's. A file of a newer format is never overwritten.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync, readdirSync, writeFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { runGrid } from '../../../../src/core/grid/run';
+import { MINI, MINI_GT, smallSettings, tmp } from '../../../helpers/grid';
+
+const settings = smallSettings({ chunkers: ['heading'], retrievers: ['bm25', 'dense'], rerank: [true] });
+
+/** Every file under `dir`, recursively. */
+function files(dir: string): string[] {
+  return readdirSync(dir).flatMap((n) => (statSync(join(dir, n)).isDirectory() ? files(join(dir, n)) : [join(dir, n)]));
+}
+
+async function coldRun(label: string) {
+  const root = tmp(label);
+  const cacheDir = join(root, 'cache');
+  const run = (name: string) => runGrid({ workspace: MINI, groundTruthFile: MINI_GT, settings, outDir: join(root, name), cacheDir });
+  const cold = await run('cold');
+  const results = readFileSync(join(cold.runDir!, 'results.json'), 'utf8');
+  return { run, cacheDir, results };
+}
+
+test('an edited BM25 index, rerank-score or embedding cache is rebuilt with one notice each; results stay byte-identical', async () => {
+  const { run, cacheDir, results } = await coldRun('index-caches-edited');
+  const [bm25] = files(join(cacheDir, 'bm25'));
+  const [rerank] = files(join(cacheDir, 'rerank'));
+  const [embedding] = files(join(cacheDir, 'embeddings'));
+  const good = { bm25: readFileSync(bm25, 'utf8'), rerank: readFileSync(rerank, 'utf8'), embedding: readFileSync(embedding) };
+
+  // BM25: a term frequency of the first posting list raised (still valid JSON and a loadable index)
+  const nl = good.bm25.indexOf('\n');
+  const body = good.bm25.slice(nl + 1);
+  const edited = body.replace(/":1([,}])/, '":7$1');
+  assert.notEqual(edited, body, 'the edit changes the index');
+  writeFileSync(bm25, `${good.bm25.slice(0, nl + 1)}${edited}`);
+  // rerank: every stored score negated (valid numbers; the reranked order would flip)
+  const rj = JSON.parse(good.rerank) as { scores: Record<string, number> };
+  writeFileSync(rerank, JSON.stringify({ ...rj, scores: Object.fromEntries(Object.entries(rj.scores).map(([k, v]) => [k, -v])) }));
+  // embeddings: the last float's bytes changed (length and header intact)
+  const eb = Buffer.from(good.embedding);
+  eb[eb.length - 2] ^= 0x40;
+  writeFileSync(embedding, eb);
+
+  const warm = await run('warm');
+  assert.equal(warm.status, 'succeeded');
+  const esc = (s: string) => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+  for (const [what, file] of [['BM25 index cache', bm25], ['rerank-score cache', rerank], ['embedding cache', embedding]] as const) {
+    const lines = warm.warnings.filter((w) => w.includes(file));
+    assert.equal(lines.length, 1, `${what}: ${warm.warnings.join('\n')}`);
+    assert.match(lines[0], new RegExp(`^the ${what} ${esc(file)} was edited \\(.+\\); it is rebuilt\\.$`), what);
+  }
+  assert.equal(readFileSync(join(warm.runDir!, 'results.json'), 'utf8'), results, 'results.json byte-identical to the cold run');
+  assert.equal(readFileSync(bm25, 'utf8'), good.bm25, 'BM25 cache rewritten as the cold run wrote it');
+  assert.ok(readFileSync(embedding).equals(good.embedding), 'embedding cache rewritten');
+  assert.deepEqual(JSON.parse(readFileSync(rerank, 'utf8')).scores, rj.scores, 'rerank scores rewritten');
+
+  const again = await run('again');
+  assert.deepEqual(again.warnings.filter((w) => /cache/.test(w)), [], 'the rebuilt files are used without a notice');
+  assert.equal(readFileSync(join(again.runDir!, 'results.json'), 'utf8'), results);
+});
+
+test('a truncated BM25 cache is damaged (rebuilt); one of a newer format is left as it is', async () => {
+  const { run, cacheDir, results } = await coldRun('bm25-cache-newer');
+  const [bm25] = files(join(cacheDir, 'bm25'));
+  const good = readFileSync(bm25, 'utf8');
+  writeFileSync(bm25, good.slice(0, Math.floor(good.length / 2)));
+  const cut = await run('cut');
+  assert.ok(cut.warnings.some((w) => w.startsWith(`the BM25 index cache ${bm25} was edited (`) || w.startsWith(`the BM25 index cache ${bm25} was damaged (`)), cut.warnings.join('\n'));
+  assert.equal(readFileSync(join(cut.runDir!, 'results.json'), 'utf8'), results);
+  assert.equal(readFileSync(bm25, 'utf8'), good);
+  const nl = good.indexOf('\n');
+  const newer = `${JSON.stringify({ ...JSON.parse(good.slice(0, nl)), version: 99 })}\n${good.slice(nl + 1)}`;
+  writeFileSync(bm25, newer);
+  const warm = await run('newer');
+  assert.ok(warm.warnings.includes(`the BM25 index cache ${bm25} was written by a newer Spanproof (format 99); not used and left as it is — update Spanproof to use it.`), warm.warnings.join('\n'));
+  assert.equal(readFileSync(bm25, 'utf8'), newer, 'never overwritten');
+  assert.equal(readFileSync(join(warm.runDir!, 'results.json'), 'utf8'), results);
+});
