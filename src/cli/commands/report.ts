@@ -10,8 +10,25 @@ import { SpanproofError } from '../../core/errors';
 import { checkOutputFile, outputPathError } from '../../core/fsErrors';
 import { writeFileAtomic } from '../../core/files';
 import { renderGithubReport, renderRunReport, type ReportFormat } from '../../core/report';
-import { readRun } from '../../core/runs';
+import { readRun, type RunData } from '../../core/runs';
 import type { SetExit } from './index';
+
+/**
+ * readRun, refusing a run whose run.json says `succeeded` but whose results.json is missing or not
+ * JSON (a folder copied in part, or a file deleted): its report would be empty tables and exit 0.
+ * A running, interrupted or failed run has no results by nature; its report says so.
+ */
+function readComplete(dir: string, field?: string): RunData {
+  const data = readRun(dir);
+  if (data.run.status === 'succeeded' && !data.results) {
+    throw new SpanproofError('bad-input', 'this run finished, but its results.json is missing or unreadable, so there is nothing to report.', {
+      file: path.join(path.resolve(dir), 'results.json'),
+      field,
+      fix: 'copy the whole run folder again, or re-run `spanproof run` on the workspace.',
+    });
+  }
+  return data;
+}
 
 export function register(program: Command, setExit: SetExit): void {
   program
@@ -29,8 +46,10 @@ export function register(program: Command, setExit: SetExit): void {
       if (o.baseline !== undefined && o.format !== 'github') throw new SpanproofError('bad-input', '--baseline applies to --format github only.', { field: '--baseline', fix: 'add --format github, or drop --baseline.' });
       const out = o.out === undefined ? undefined : path.resolve(o.out);
       if (out) checkOutputFile(out, '--out', `report.${o.format}`, o.force === true); // before rendering: a bad --out fails fast
+      const run = readComplete(runDir);
+      const baseline = o.baseline === undefined ? null : readComplete(o.baseline, '--baseline');
       // renderRunReport also reads answers.jsonl, so a run with answers gets its answers section.
-      const text = o.format === 'github' ? renderGithubReport(readRun(runDir), o.baseline === undefined ? null : readRun(o.baseline)) : renderRunReport(runDir, o.format as ReportFormat);
+      const text = o.format === 'github' ? renderGithubReport(run, baseline) : renderRunReport(runDir, o.format as ReportFormat);
       if (out) {
         try {
           writeFileAtomic(out, text);

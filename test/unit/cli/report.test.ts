@@ -45,3 +45,22 @@ test('report --out: a folder, a path under a file and a missing folder exit 2; a
   assert.match(readFileSync(path.join(root, 'ok.md'), 'utf8'), /cancelled/);
   assert.ok(!existsSync(path.join(root, 'no')));
 });
+
+test('report of a succeeded run whose results.json is missing (or not JSON) exits 2 naming the file (it printed empty tables, exit 0)', (t) => {
+  const root = tempDir('spanproof-report-noresults-');
+  t.after(() => rmSync(root, { recursive: true, force: true }));
+  const runDir = path.join(root, 'r2');
+  mkdirSync(runDir);
+  const run = { id: 'r2', status: 'succeeded', progress: { finished: 1, total: 1 }, error: null, startedAt: '2026-01-01T00:00:00.000Z', endedAt: '2026-01-01T00:00:01.000Z', toolVersion: '0', settings: DEFAULT_SETTINGS, workspace: root, groundTruthFile: path.join(root, 'gt.json'), runDir, location: { kind: 'workspace' }, corpusHash: '', groundTruthHash: '', acceptance: null, seed: 1 };
+  writeFileSync(path.join(runDir, 'run.json'), JSON.stringify(run));
+  const file = path.join(runDir, 'results.json');
+  for (const format of ['md', 'github']) {
+    const r = cli(['report', runDir, '--format', format]);
+    assert.equal(r.code, 2, `${format}: ${r.stderr}`);
+    assert.equal(r.stderr.trim(), `spanproof: ${file}: this run finished, but its results.json is missing or unreadable, so there is nothing to report. Fix: copy the whole run folder again, or re-run \`spanproof run\` on the workspace.`);
+  }
+  writeFileSync(file, '{"configs": [');
+  const bad = cli(['report', runDir]);
+  assert.equal(bad.code, 2, bad.stderr);
+  assert.match(bad.stderr, /results\.json: not valid JSON: .* Fix: /);
+});
