@@ -170,11 +170,18 @@ export interface SettingsSource {
 }
 
 /**
+ * Fewest bootstrap resamples a run accepts: with B = 0 every interval was NaN and the verdict named a
+ * wrong "cheapest" config; below ~100 the 2.5 % / 97.5 % percentiles rest on one or two resamples.
+ */
+export const MIN_RESAMPLES = 100;
+
+/**
  * Checks across keys that the per-key schema of {@link parseRunSettings} cannot express, before a run
  * starts (not mid-run): the parameters of every selected chunker (validateChunkerParams, e.g.
  * `fixed.overlap` < `fixed.size`), `k ≤ poolSize` (a result list is the head of the candidate pool),
  * `k ≥ 1`, `tau` in (0, 1], `primaryMetric` valid at k and poolSize (`hit@12` needs poolSize ≥ 12),
- * `verdict.margin` in (0, 1), ranking weights ≥ 0.
+ * `verdict.margin` in (0, 1), ranking weights ≥ 0, `bootstrap.resamples` ≥ {@link MIN_RESAMPLES},
+ * `minQuoteLength` ≤ `maxQuoteLength`.
  * @throws SpanproofError('bad-input') naming the file or the flag, the key and the fix — every problem
  *   found, one per line when there are several (`field`/`fix` are the first's).
  */
@@ -209,6 +216,12 @@ export function validateRunSettings(s: RunSettings, source: SettingsSource = {})
   } catch (e) {
     if (!isSpanproofError(e)) throw e;
     bad('primaryMetric', 'primaryMetric', e.message.replace(`${e.field}: `, '').replace(` Fix: ${e.fix}`, ''), e.fix ?? 'set primaryMetric to hit@k.');
+  }
+  if (!(Number.isInteger(s.bootstrap.resamples) && s.bootstrap.resamples >= MIN_RESAMPLES)) {
+    bad('bootstrap', 'bootstrap.resamples', `bootstrap.resamples is ${s.bootstrap.resamples}; the verdict's 95% intervals and p-values need at least ${MIN_RESAMPLES} resamples.`, 'set bootstrap.resamples to 2000 (the default) or at least 100.');
+  }
+  if (s.minQuoteLength > s.maxQuoteLength) {
+    bad('minQuoteLength', 'minQuoteLength', `minQuoteLength (${s.minQuoteLength}) is larger than maxQuoteLength (${s.maxQuoteLength}), so every quote would be rejected.`, `lower ${name('minQuoteLength')} or raise ${name('maxQuoteLength')}.`);
   }
   if (!(s.verdict.margin > 0 && s.verdict.margin < 1)) bad('verdict', 'verdict.margin', `verdict.margin is ${s.verdict.margin}; the non-inferiority margin must be in (0, 1).`, 'set verdict.margin to e.g. 0.05.');
   for (const w of ['quality', 'latency', 'context'] as const) {

@@ -194,7 +194,7 @@ export const RUN_SETTINGS_SCHEMA = z.strictObject({
     margin: setting(z.number().gt(0).lt(1), 0.05, { description: 'Non-inferiority margin δ of the verdict, in units of the primary metric: the cheapest config whose paired 95% CI of (config − best) has a lower bound ≥ −δ is recommended.' }),
   }, { invalidates: 'ranking', category: 'verdict', scope: 'resource' }),
   bootstrap: group({
-    resamples: setting(nonNegInt, 2000, { description: 'Bootstrap resamples B for confidence intervals.' }),
+    resamples: setting(nonNegInt, 2000, { description: 'Bootstrap resamples B for confidence intervals (a run needs at least 100).' }),
     seed: setting(z.number().int(), 42, { description: 'Bootstrap seed.' }),
   }, { invalidates: 'metrics', category: 'verdict', scope: 'resource' }),
   threads: setting(posInt, 2, { category: 'retrieval', scope: 'machine-overridable', invalidates: 'retrieval', description: 'Threads per ONNX session.' }),

@@ -156,3 +156,22 @@ test('validateRunSettings reports every cross-key problem, a flag or a file key 
   assert.deepEqual(e.problems?.map((p) => [p.file, p.field]), [[undefined, '--k'], ['cfg.json', 'tau'], ['cfg.json', 'verdict.margin']]);
   assert.match(e.message, /^3 settings are wrong:\n {2}--k: k \(30\) is larger .*\n {2}cfg\.json: tau: tau is 0; .*\n {2}cfg\.json: verdict\.margin: /);
 });
+
+test('validateRunSettings refuses bootstrap.resamples below 100 (B = 0 gave NaN intervals and a wrong "cheapest") and minQuoteLength > maxQuoteLength', () => {
+  const err = (f: () => void) => {
+    try { f(); } catch (e) { assert.ok(isSpanproofError(e) && e.code === 'bad-input', String(e)); return e; }
+    assert.fail('no error');
+  };
+  for (const resamples of [0, 1, 99]) {
+    const e = err(() => validateRunSettings({ ...DEFAULT_SETTINGS, bootstrap: { ...DEFAULT_SETTINGS.bootstrap, resamples } }, { file: 'cfg.json' }));
+    assert.equal(e.field, 'bootstrap.resamples');
+    assert.equal(e.file, 'cfg.json');
+    assert.match(e.message, new RegExp(`bootstrap\\.resamples is ${resamples}; the verdict's 95% intervals and p-values need at least 100 resamples`));
+    assert.equal(e.fix, 'set bootstrap.resamples to 2000 (the default) or at least 100.');
+  }
+  validateRunSettings({ ...DEFAULT_SETTINGS, bootstrap: { ...DEFAULT_SETTINGS.bootstrap, resamples: 100 } });
+  const q = err(() => validateRunSettings({ ...DEFAULT_SETTINGS, minQuoteLength: 50, maxQuoteLength: 40 }, { file: 'cfg.json' }));
+  assert.equal(q.field, 'minQuoteLength');
+  assert.match(q.message, /minQuoteLength \(50\) is larger than maxQuoteLength \(40\), so every quote would be rejected/);
+  validateRunSettings({ ...DEFAULT_SETTINGS, minQuoteLength: 40, maxQuoteLength: 40 });
+});
