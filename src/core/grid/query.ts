@@ -130,10 +130,11 @@ async function answerConfig(p: QueryParams, plan: BuiltinConfigPlan, corpus: Cor
   const { chunks, key } = chunked;
   const embedder = plan.embedder === null ? null : models.embedders.find((e) => e.name === plan.embedder)!.model;
   const notices: string[] = [];
+  const embeddings = p.cacheDir ? new EmbeddingCache(p.cacheDir) : undefined;
   const indexes = await indexStage({
     chunks, chunker: p.chunker, key, embedder, progress: RunProgress.silent(), notices,
     needsBm25: plan.kind !== 'dense', needsDense: plan.kind !== 'bm25',
-    docSha: new Map(corpus.documents.map((d) => [d.source, d.sha256])), cacheDir: p.cacheDir, embeddings: p.cacheDir ? new EmbeddingCache(p.cacheDir) : undefined,
+    docSha: new Map(corpus.documents.map((d) => [d.source, d.sha256])), cacheDir: p.cacheDir, embeddings,
   });
   const pools = await candidatePools({ chunks, bm25: indexes.bm25, dense: indexes.dense, embedder: embedder ?? undefined }, { retrievers: [plan.kind], queries: [p.text], n: kn.n, threads: p.settings.threads });
   const pool = pools.get(plan.kind)!.lists[0];
@@ -148,7 +149,7 @@ async function answerConfig(p: QueryParams, plan: BuiltinConfigPlan, corpus: Cor
       if (n) notices.push(n);
     }
   }
-  for (const n of notices) p.onNotice?.(n);
+  for (const n of [...notices, ...embeddings?.notices ?? []]) p.onNotice?.(n);
   return {
     config: plan.id,
     results: rows(results, chunks),
