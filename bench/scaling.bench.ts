@@ -7,7 +7,7 @@
  * the CPU and the peak RSS by its end from timings.json (`stages`, `resources`, `perChunker`), then
  * each figure per 1× of corpus (the figure ÷ the multiple; flat or falling = linear or better).
  *
- * usage: `npm run bench -- scaling` (after `npm run build`); `-- --quick` runs 1× and 4× only.
+ * usage: `npm run bench -- scaling` (builds first); `npm run bench -- scaling -- --quick` runs 1× and 4× only.
  */
 import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
