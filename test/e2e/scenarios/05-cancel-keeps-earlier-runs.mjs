@@ -6,9 +6,12 @@ const { join, readFileSync, runsOf, sha, sleep } = H;
 export default {
   name: 'cancel-keeps-earlier-runs',
   async run({ page, server }) {
-    // A fresh copy with the earlier runs of scenario 2 but without the index cache, so the new run
-    // takes long enough to be cancelled mid-way.
+    // A fresh copy with the earlier runs of scenario 2 but without the index cache, and with 12 more
+    // copies of the documents (the ground truth unchanged), so the new run takes long enough to be
+    // cancelled mid-way: since the static model stopped loading onnxruntime, a cold run of the
+    // fixture alone can end before the palette has opened.
     const ws = H.copyWorkspace('cancel');
+    for (let k = 1; k <= 12; k++) cpSync(join(ws, 'tutorial'), join(ws, `bulk-${k}`, 'tutorial'), { recursive: true });
     cpSync(join(H.sharedWorkspace('runs'), '.spanproof', 'runs'), join(ws, '.spanproof', 'runs'), { recursive: true });
     const before = runsOf(ws).filter((r) => r.run.status === 'succeeded');
     if (!before.length) throw new Error('needs the run of scenario 2');
