@@ -6,17 +6,7 @@ import assert from 'node:assert/strict';
 import {
   DEFAULT_PRIMARY_METRIC, METRIC_FAMILIES, metricDef, metricLabel, parseMetricKey, resolvePrimaryMetric, UNIT_RANGE,
 } from '../../../../src/core/metrics/registry';
-import type { SpanproofError } from '../../../../src/core/errors';
-
-function thrown(f: () => unknown): SpanproofError {
-  try {
-    f();
-  } catch (e) {
-    assert.equal((e as Error).name, 'SpanproofError', String(e));
-    return e as SpanproofError;
-  }
-  assert.fail('expected a SpanproofError');
-}
+import { thrown } from '../../../helpers/thrown';
 
 // family → [key at cutoff 7 (or bare), label, binary, direction, a word the source names]
 const TABLE: Array<[string, string, boolean, 'higher-is-better' | 'lower-is-better', string]> = [

@@ -8,18 +8,7 @@ import {
   compareDocnoBytes, DEFAULT_ID_MEASURES, evaluateQuery, evaluateRun, normalizeMeasure, parseTrecQrels, parseTrecRun, qrelsFromObject, rankTrec, runFromObject,
   type TrecRun, type TrecRunEntry,
 } from '../../../../src/core/metrics/trec';
-import type { SpanproofError } from '../../../../src/core/errors';
-
-/** The SpanproofError `f` throws (fails when it throws nothing or something else). */
-function thrown(f: () => unknown): SpanproofError {
-  try {
-    f();
-  } catch (e) {
-    assert.equal((e as Error).name, 'SpanproofError', String(e));
-    return e as SpanproofError;
-  }
-  assert.fail('expected a SpanproofError');
-}
+import { thrown } from '../../../helpers/thrown';
 
 test('measure names: trimmed, anchored at both ends, plain aliases, a trailing comma, cutoff ≥ 1, and the error value', () => {
   assert.deepEqual(normalizeMeasure(' P_5 '), ['precision@5']);
