@@ -13,21 +13,40 @@ import { renderGithubReport, renderRunReport, type ReportFormat } from '../../co
 import { readRun, type RunData } from '../../core/runs';
 import type { SetExit } from './index';
 
+/** What a run that never finished says about itself, for report's error line. */
+function unfinished(run: RunData['run']): { message: string; fix: string } | null {
+  const why = run.error?.message ? ` (${run.error.message.replace(/\.$/, '')})` : '';
+  switch (run.status) {
+    case 'cancelled':
+      return { message: 'this run was cancelled before it finished (run.json status `cancelled`), so it has no results to report.', fix: 're-run `spanproof run` on the workspace and let it finish; `spanproof runs` lists the finished runs.' };
+    case 'interrupted':
+      return { message: 'this run was interrupted: the process that wrote it ended before the run finished (killed, crashed or out of disk space), so it has no results to report.', fix: 're-run `spanproof run` on the workspace; `spanproof runs` lists the finished runs.' };
+    case 'failed':
+      return { message: `this run failed${why}, so it has no results to report.`, fix: 'fix the cause and re-run `spanproof run` on the workspace; `spanproof runs` lists the finished runs.' };
+    case 'running':
+    case 'pending':
+      return { message: 'this run is still running, so it has no results yet.', fix: 'wait for it to finish (`spanproof runs` shows its status), then run `spanproof report` again.' };
+    default:
+      return null;
+  }
+}
+
 /**
- * readRun, refusing a run whose run.json says `succeeded` but whose results.json is missing or not
- * JSON (a folder copied in part, or a file deleted): its report would be empty tables and exit 0.
- * A running, interrupted or failed run has no results by nature; its report says so.
+ * readRun, refusing a run that has nothing to report — its report would be empty tables and exit 0:
+ * a run whose run.json says `succeeded` but whose results.json is missing or not JSON (a folder
+ * copied in part, or a file deleted), and a cancelled, interrupted, failed or still running run
+ * without results (each named as such).
  */
 function readComplete(dir: string, field?: string): RunData {
   const data = readRun(dir);
-  if (data.run.status === 'succeeded' && !data.results) {
-    throw new SpanproofError('bad-input', 'this run finished, but its results.json is missing or unreadable, so there is nothing to report.', {
-      file: path.join(path.resolve(dir), 'results.json'),
-      field,
-      fix: 'copy the whole run folder again, or re-run `spanproof run` on the workspace.',
-    });
-  }
-  return data;
+  if (data.results) return data;
+  const stopped = unfinished(data.run);
+  if (stopped) throw new SpanproofError('bad-input', stopped.message, { file: path.join(path.resolve(dir), 'run.json'), field, fix: stopped.fix });
+  throw new SpanproofError('bad-input', 'this run finished, but its results.json is missing or unreadable, so there is nothing to report.', {
+    file: path.join(path.resolve(dir), 'results.json'),
+    field,
+    fix: 'copy the whole run folder again, or re-run `spanproof run` on the workspace.',
+  });
 }
 
 export function register(program: Command, setExit: SetExit): void {

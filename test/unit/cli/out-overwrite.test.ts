@@ -5,11 +5,11 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { DEFAULT_SETTINGS } from '../../../src/core/settings';
 import { tempDir } from '../../helpers/tmp';
 import { runCli as cli } from '../../helpers/cli';
+import { writeEmptySucceededRun } from '../../helpers/runDirs';
 
 test('report --out and chunks --out refuse an existing file without --force and replace it with --force', async (t) => {
   const root = tempDir('spanproof-out-overwrite-');
@@ -18,10 +18,7 @@ test('report --out and chunks --out refuse an existing file without --force and 
   const doc = path.join(root, 'a.md');
   writeFileSync(gt, '{"spanproof":1,"questions":[]}\n');
   writeFileSync(doc, '# A\n\nSome text.\n');
-  const runDir = path.join(root, 'r1');
-  mkdirSync(runDir);
-  const run = { id: 'r1', status: 'cancelled', progress: { finished: 0, total: 1 }, error: { code: 'cancelled', message: 'the run was cancelled.' }, startedAt: '2026-01-01T00:00:00.000Z', endedAt: null, toolVersion: '0', settings: DEFAULT_SETTINGS, workspace: root, groundTruthFile: gt, runDir, location: { kind: 'workspace' }, corpusHash: '', groundTruthHash: '', acceptance: null, seed: 1 };
-  writeFileSync(path.join(runDir, 'run.json'), JSON.stringify(run));
+  const runDir = writeEmptySucceededRun(root, 'r1');
 
   for (const [args, file] of [[['report', runDir, '--out', gt], gt], [['chunks', '--workspace', root, '--chunkers', 'fixed', '--out', doc], doc]] as const) {
     const before = readFileSync(file, 'utf8');

@@ -1,16 +1,19 @@
 /**
- * `spanproof report --out` through the real CLI on a minimal hand-written run directory (a cancelled
- * run: run.json only): a bad output path is the user's input (exit 2 naming the path and the fix),
- * never an internal error (exit 3 with a stack trace).
+ * `spanproof report` through the real CLI on minimal hand-written run directories: a bad output path
+ * is the user's input (exit 2 naming the path and the fix), never an internal error (exit 3 with a
+ * stack trace); a run with nothing to report (cancelled, interrupted, failed, running, or succeeded
+ * without results.json) is exit 2 saying which.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
+import { hostname } from 'node:os';
 import { DEFAULT_SETTINGS } from '../../../src/core/settings';
 import { tempDir } from '../../helpers/tmp';
 import { REPO } from '../../helpers/paths';
+import { writeEmptySucceededRun, writeRunJson } from '../../helpers/runDirs';
 
 
 function cli(args: string[]): { code: number | null; stderr: string } {
@@ -21,10 +24,7 @@ function cli(args: string[]): { code: number | null; stderr: string } {
 test('report --out: a folder, a path under a file and a missing folder exit 2; a good path writes the report', (t) => {
   const root = tempDir('spanproof-report-cli-');
   t.after(() => rmSync(root, { recursive: true, force: true }));
-  const runDir = path.join(root, 'r1');
-  mkdirSync(runDir);
-  const run = { id: 'r1', status: 'cancelled', progress: { finished: 0, total: 1 }, error: { code: 'cancelled', message: 'the run was cancelled.' }, startedAt: '2026-01-01T00:00:00.000Z', endedAt: null, toolVersion: '0', settings: DEFAULT_SETTINGS, workspace: root, groundTruthFile: path.join(root, 'gt.json'), runDir, location: { kind: 'workspace' }, corpusHash: '', groundTruthHash: '', acceptance: null, seed: 1 };
-  writeFileSync(path.join(runDir, 'run.json'), JSON.stringify(run));
+  const runDir = writeEmptySucceededRun(root, 'r1');
 
   const dir = cli(['report', runDir, '--out', root]);
   assert.equal(dir.code, 2, dir.stderr);
@@ -42,8 +42,34 @@ test('report --out: a folder, a path under a file and a missing folder exit 2; a
 
   const ok = cli(['report', runDir, '--out', path.join(root, 'ok.md')]);
   assert.equal(ok.code, 0, ok.stderr);
-  assert.match(readFileSync(path.join(root, 'ok.md'), 'utf8'), /cancelled/);
+  assert.match(readFileSync(path.join(root, 'ok.md'), 'utf8'), /^# Spanproof run r1\n[^]*succeeded/);
   assert.ok(!existsSync(path.join(root, 'no')));
+});
+
+test('report of a cancelled, interrupted, failed or still running run exits 2 saying so (it printed empty tables, exit 0)', (t) => {
+  const root = tempDir('spanproof-report-unfinished-');
+  t.after(() => rmSync(root, { recursive: true, force: true }));
+  const dead = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' }); // a pid that has ended
+  const cases: Array<[string, Record<string, unknown>, string, string]> = [
+    ['cancelled', { error: { code: 'cancelled', message: 'the run was cancelled.' } }, 'this run was cancelled before it finished (run.json status `cancelled`), so it has no results to report.', 're-run `spanproof run` on the workspace and let it finish; `spanproof runs` lists the finished runs.'],
+    ['running', { writer: { pid: Number(dead.stdout), host: hostname() } }, 'this run was interrupted: the process that wrote it ended before the run finished (killed, crashed or out of disk space), so it has no results to report.', 're-run `spanproof run` on the workspace; `spanproof runs` lists the finished runs.'],
+    ['failed', { error: { code: 'internal', message: 'the worker crashed: out of memory.' } }, 'this run failed (the worker crashed: out of memory), so it has no results to report.', 'fix the cause and re-run `spanproof run` on the workspace; `spanproof runs` lists the finished runs.'],
+    ['running', { writer: { pid: process.pid, host: hostname() } }, 'this run is still running, so it has no results yet.', 'wait for it to finish (`spanproof runs` shows its status), then run `spanproof report` again.'],
+  ];
+  for (const [i, [status, extra, message, fix]] of cases.entries()) {
+    const runDir = writeRunJson(root, `r${i}`, status, extra);
+    for (const format of ['md', 'html', 'csv', 'github']) {
+      const r = cli(['report', runDir, '--format', format, '--out', path.join(root, `r${i}.${format}`)]);
+      assert.equal(r.code, 2, `${status} ${format}: ${r.stderr}`);
+      assert.equal(r.stderr.trim(), `spanproof: ${path.join(runDir, 'run.json')}: ${message} Fix: ${fix}`);
+      assert.ok(!existsSync(path.join(root, `r${i}.${format}`)), 'no report file');
+    }
+  }
+  // as a --baseline too, named as such
+  const good = writeEmptySucceededRun(root, 'good');
+  const base = cli(['report', good, '--format', 'github', '--baseline', path.join(root, 'r0')]);
+  assert.equal(base.code, 2, base.stderr);
+  assert.match(base.stderr, /r0\/run\.json: --baseline: this run was cancelled/);
 });
 
 test('report of a succeeded run whose results.json is missing (or not JSON) exits 2 naming the file (it printed empty tables, exit 0)', (t) => {
