@@ -2,7 +2,7 @@
  * `spanproof run` (SPEC §11): the grid run in the worker thread. Progress bar on a TTY (stderr),
  * plain lines otherwise; `--json` prints only the results.json content plus `runDir` on stdout.
  * SIGINT cancels cleanly (run.json status `cancelled`). Exit codes: 0 ok; 1 a `--fail-under` gate
- * failed; 2 bad input (also: no question can be scored, `--out` holds an earlier run); 3 internal
+ * failed; 2 bad input (also: 0 documents indexed, no question can be scored, `--out` holds an earlier run); 3 internal
  * error, or every item of the run failed (run.json status `failed`); 130 cancelled with SIGINT
  * (128 + signal 2, the shell convention).
  *

@@ -62,9 +62,27 @@ export function nothingToScore(a: AcceptanceReport, gtFile: string, ids?: string
 }
 
 /**
+ * The error of a run whose corpus has no document (`requireScorable`): an empty folder, a wrong
+ * --workspace, or `include` globs that match nothing — said as such, not as every question stale.
+ */
+export function emptyCorpus(corpus: Corpus, settings: Pick<RunSettings, 'include' | 'exclude'>): SpanproofError {
+  const counts = new Map<string, number>();
+  for (const s of corpus.skipped) counts.set(s.reason, (counts.get(s.reason) ?? 0) + 1);
+  const patterns = `include ${settings.include.join(', ')}${settings.exclude.length ? `, exclude ${settings.exclude.join(', ')}` : ''}`;
+  const why = corpus.skipped.length
+    ? `the ${corpus.skipped.length} file(s) under this folder that match the patterns (${patterns}) were all skipped (${[...counts].map(([r, n]) => `${r} ${n}`).join(', ')})`
+    : `no file under this folder matches the patterns (${patterns})`;
+  return new SpanproofError('bad-input', `0 documents were indexed: ${why}, so no question can be scored.`, {
+    file: corpus.root,
+    fix: 'pass the folder of your documents with --workspace DIR, or set `include` (a --config file\'s "include", or spanproof.include in .vscode/settings.json) to globs that match them.',
+  });
+}
+
+/**
  * Loads the corpus and resolves the ground truth.
  * @throws SpanproofError('not-found' | 'bad-input') for a missing or invalid ground truth, and when
- *   `requireScorable` and no question can be scored; the corpus loader's errors.
+ *   `requireScorable` and the corpus has no document or no question can be scored; the corpus
+ *   loader's errors.
  */
 export async function loadStage(input: LoadInput): Promise<RunInputs> {
   const { settings } = input;
@@ -72,6 +90,7 @@ export async function loadStage(input: LoadInput): Promise<RunInputs> {
   const workspace = resolve(input.workspace);
   const corpus = await input.time('load', () => loadCorpus(workspace, { include: settings.include, exclude: settings.exclude, maxFileBytes: settings.maxFileBytes }));
   for (const s of corpus.skipped) warnings.push(`skipped ${s.source}: ${s.reason} (${s.detail})`);
+  if (input.requireScorable && corpus.documents.length === 0) throw emptyCorpus(corpus, settings);
   const groundTruthFile = resolve(input.groundTruthFile);
   let gtBytes: Buffer;
   try { gtBytes = readFileSync(groundTruthFile); } catch { gtBytes = Buffer.alloc(0); }

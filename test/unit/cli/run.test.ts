@@ -6,7 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { readFileSync, writeFileSync, existsSync, readdirSync } from 'node:fs';
+import { readFileSync, writeFileSync, existsSync, mkdirSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { MINI, MINI_GT, REPO, WORKER_TS, tmp } from '../../helpers/grid';
 import { settingsFromOptions } from '../../../src/cli/commands/run';
@@ -163,4 +163,27 @@ test('run --out never reuses an earlier run or a file; nothing to score exits 2 
   const help = cli(['run', '--help']);
   assert.equal(help.code, 0);
   assert.match(help.stdout, /Exit codes:[\s\S]*\b130 +cancelled with Ctrl-C/);
+});
+
+test('an empty corpus, or include globs that match nothing, exits 2 saying 0 documents were indexed (not "0 of N resolved, stale")', () => {
+  const root = tmp('cli-empty-corpus');
+  const empty = join(root, 'docs');
+  mkdirSync(empty);
+  const at = (ws: string, extra: string[] = []) => ['run', '--workspace', ws, '--groundtruth', MINI_GT, '--runs-dir', join(root, 'runs'), '--cache-dir', join(root, 'cache'), '--chunkers', 'heading', '--retrievers', 'bm25', '--rerank', 'off', ...extra];
+  const fix = 'Fix: pass the folder of your documents with --workspace DIR, or set `include` (a --config file\'s "include", or spanproof.include in .vscode/settings.json) to globs that match them.';
+  const exclude = 'exclude **/{node_modules,.git,out,dist,build,.spanproof}/**';
+  const r1 = cli(at(empty));
+  assert.equal(r1.code, 2, r1.stderr);
+  assert.equal(r1.stderr.split('\n').filter((l) => l.startsWith('spanproof:')).join('\n'), `spanproof: ${empty}: 0 documents were indexed: no file under this folder matches the patterns (include **/*.{md,mdx,markdown,txt,rst,adoc}, ${exclude}), so no question can be scored. ${fix}`);
+  const cfg = join(root, 'cfg.json');
+  writeFileSync(cfg, JSON.stringify({ include: ['**/*.html'] }));
+  const r2 = cli(at(MINI, ['--config', cfg]));
+  assert.equal(r2.code, 2, r2.stderr);
+  assert.match(r2.stderr, new RegExp(`spanproof: ${MINI.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: 0 documents were indexed: no file under this folder matches the patterns \\(include \\*\\*/\\*\\.html, `));
+  writeFileSync(join(empty, 'a.md'), Buffer.from([0x23, 0x20, 0x00, 0x01, 0x02]));
+  const r3 = cli(at(empty));
+  assert.equal(r3.code, 2, r3.stderr);
+  assert.match(r3.stderr, /0 documents were indexed: the 1 file\(s\) under this folder that match the patterns \(include .*\) were all skipped \(binary 1\), so no question can be scored\. Fix: /);
+  for (const r of [r1, r2, r3]) assert.doesNotMatch(r.stderr, /stale|internal error|\n\s+at /);
+  assert.ok(!existsSync(join(root, 'runs')) || readdirSync(join(root, 'runs')).length === 0, 'no run directory for an empty corpus');
 });
