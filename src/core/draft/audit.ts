@@ -13,7 +13,6 @@
  *   evidence span of any question (hand-written and drafted) — and which hold none.
  * - Answer length in words (whitespace-separated) of drafted answers.
  */
-import { eng } from 'stopword';
 import { bm25Tokens } from '../retrieval/bm25';
 import { quantileType7 } from '../stats/bootstrap';
 import type { CorpusDocument, Span } from '../types';
@@ -24,11 +23,16 @@ export const DUPLICATE_SIMILARITY = 0.7;
 /** A drafted set whose median leakage is at least this leans on lexical overlap (warning). Calibration: the 45 hand-written questions of shared/data/fastapi-docs have median 0.4, 90th percentile 0.67; the 15 of prose median 0.2. */
 export const LEAKAGE_WARNING_MEDIAN = 0.6;
 
-const STOP = new Set([...eng, 'does', 'why', 'when', 'whom', 'whose', 'get', 'use', 'using']);
+let stopWords: Set<string> | undefined;
+/** The stop-word set, built on first use (the `stopword` package holds ≈ 60 languages' lists; only the CLI's audit needs one). */
+function stop(): Set<string> {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- lazy load, CommonJS bundle
+  return (stopWords ??= new Set([...(require('stopword') as typeof import('stopword')).eng, 'does', 'why', 'when', 'whom', 'whose', 'get', 'use', 'using']));
+}
 
 /** The distinct content words of `text`. */
 export function contentWords(text: string): Set<string> {
-  return new Set(bm25Tokens(text).filter((t) => !STOP.has(t)));
+  return new Set(bm25Tokens(text).filter((t) => !stop().has(t)));
 }
 
 /** Jaccard similarity of the content-word sets of two questions, in [0, 1]. */

@@ -15,7 +15,6 @@ import { existsSync } from 'node:fs';
 import * as path from 'node:path';
 import { asyncBufferFromFile, parquetReadObjects } from 'hyparquet';
 // ZSTD (Polars' default), GZIP, Brotli, LZ4: hyparquet decodes only SNAPPY by itself (#16 item 21)
-import { compressors } from 'hyparquet-compressors';
 import { SpanproofError } from '../errors';
 import type { EvidenceSelector, Question } from '../groundtruth';
 import { bump, emptyReport, requirePath, slug } from './common';
@@ -47,7 +46,7 @@ async function readTable(dir: string, name: string, cols: string[], optional: bo
   }
   let rows: Array<Record<string, unknown>>;
   try {
-    rows = (await parquetReadObjects({ file: await asyncBufferFromFile(file), compressors })) as Array<Record<string, unknown>>;
+    rows = (await parquetReadObjects({ file: await asyncBufferFromFile(file), compressors: (await import('hyparquet-compressors')).compressors })) as Array<Record<string, unknown>>;
   } catch (e) {
     throw new SpanproofError('bad-input', `not a readable Parquet file: ${(e as Error).message}`, { file, fix: 'export the table as Parquet.', cause: e });
   }

@@ -14,7 +14,8 @@
  * the same reply). Replies are cached on disk (./cache). The endpoint is named to the user and written
  * to the ledger with credentials redacted.
  */
-import { APIError, APIConnectionTimeoutError, APIUserAbortError, type OpenAI } from 'openai';
+import type { OpenAI } from 'openai';
+import { isOpenAIError } from '../net/sdk';
 import { SpanproofError } from '../errors';
 import { RequestLimiter, cancelled, findNetError, isRetryableStatus, nextRetry, openAIClient, redactText, redactUrl, retryAfterMs, sleep } from '../net';
 import { cacheKey, sha256, type CachedReply, type ReplyCache } from './cache';
@@ -170,7 +171,7 @@ export class ChatClient {
           return reply;
         } catch (e) {
           this.ledger.requestFailed(req.model, performance.now() - t0);
-          if (e instanceof APIUserAbortError || signal?.aborted) throw cancelled();
+          if (isOpenAIError(e, 'APIUserAbortError') || signal?.aborted) throw cancelled();
           const c = this.classify(e, req);
           if (c === 'adapted') {
             attempt--; // the rejected request is in the ledger; ask again adapted, not counted as a retry
@@ -234,8 +235,8 @@ export class ChatClient {
       throw new RequestFailure('http', net.message);
     }
     if (net) throw (this.halted ??= new RequestFailure('fatal', `${net.message} Check --endpoint (judge.endpoint): it must be the API's own base URL.`));
-    if (e instanceof APIConnectionTimeoutError) return { failure: new RequestFailure('timeout', `no reply within ${this.o.timeoutMs} ms`), wait: null };
-    if (e instanceof APIError && e.status !== undefined) {
+    if (isOpenAIError(e, 'APIConnectionTimeoutError')) return { failure: new RequestFailure('timeout', `no reply within ${this.o.timeoutMs} ms`), wait: null };
+    if (isOpenAIError(e, 'APIError') && e.status !== undefined) {
       this.reached = true;
       const s = e.status;
       if (s === 401 || s === 403) throw (this.halted ??= new RequestFailure('fatal', `the endpoint refused the request (HTTP ${s}): check the API key (SPANPROOF_API_KEY or the key stored in VS Code).`, s));

@@ -11,7 +11,8 @@
  * API version from `SPANPROOF_AZURE_API_VERSION`, default 2024-10-21). A base URL with
  * `user:password@` is sent as HTTP Basic authentication (never in the URL) when no API key is given.
  */
-import { OpenAI, AzureOpenAI } from 'openai';
+import type { OpenAI } from 'openai';
+import { openaiSdk } from './sdk';
 import { SpanproofError } from '../errors';
 import { createFetch, DEFAULT_TIMEOUT_MS, USER_AGENT, type NetPolicy } from './fetch';
 import { redactUrl } from './redact';
@@ -57,8 +58,8 @@ export function openAIClient(o: OpenAIClientOptions): OpenAI {
   const fetch = createFetch({ ...o.policy, stream: false });
   const azure = AZURE_HOST.test(url.hostname);
   if (azure && !/\/openai\/v1\/?$/.test(url.pathname)) {
-    return new AzureOpenAI({ endpoint: url.origin, apiKey: key, apiVersion: process.env.SPANPROOF_AZURE_API_VERSION || '2024-10-21', maxRetries: 0, timeout, fetch, defaultHeaders: headers });
+    return new (openaiSdk().AzureOpenAI)({ endpoint: url.origin, apiKey: key, apiVersion: process.env.SPANPROOF_AZURE_API_VERSION || '2024-10-21', maxRetries: 0, timeout, fetch, defaultHeaders: headers });
   }
   const base = url.href.replace(/\/$/, '') === o.endpoint.replace(/\/$/, '') ? o.endpoint : url.href;
-  return new OpenAI({ baseURL: base, apiKey: key, maxRetries: 0, timeout, fetch, defaultHeaders: { ...headers, ...(azure ? { 'api-key': key } : {}) } });
+  return new (openaiSdk().OpenAI)({ baseURL: base, apiKey: key, maxRetries: 0, timeout, fetch, defaultHeaders: { ...headers, ...(azure ? { 'api-key': key } : {}) } });
 }

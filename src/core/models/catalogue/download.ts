@@ -13,7 +13,8 @@
 import { createHash, type Hash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { open, rename, rm, stat } from 'node:fs/promises';
-import { Agent, EnvHttpProxyAgent, errors as undiciErrors, request, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
+import { undici } from '../../net/sdk';
 
 /** Why a download failed; `resumable` keeps the `.part` file for the next pull. */
 export class DownloadFailure extends Error {
@@ -51,12 +52,12 @@ export function downloadDispatcher(env: ProxyEnv, idleTimeoutMs: number): Dispat
   const httpsProxy = env.HTTPS_PROXY ?? env.https_proxy ?? '';
   const httpProxy = env.HTTP_PROXY ?? env.http_proxy ?? '';
   const timeouts = { headersTimeout: idleTimeoutMs, bodyTimeout: idleTimeoutMs };
-  if (!httpsProxy && !httpProxy) return new Agent(timeouts);
+  if (!httpsProxy && !httpProxy) return new (undici().Agent)(timeouts);
   // EnvHttpProxyAgent announces itself as experimental on stderr once; the CLI should not print that.
   const emit = process.emitWarning;
   process.emitWarning = (() => {}) as typeof process.emitWarning;
   try {
-    return new EnvHttpProxyAgent({ ...timeouts, httpProxy, httpsProxy, noProxy: env.NO_PROXY ?? env.no_proxy ?? '' });
+    return new (undici().EnvHttpProxyAgent)({ ...timeouts, httpProxy, httpsProxy, noProxy: env.NO_PROXY ?? env.no_proxy ?? '' });
   } finally {
     process.emitWarning = emit;
   }
@@ -92,7 +93,7 @@ function networkFailure(e: unknown, url: string, signal?: AbortSignal): Download
   const err = e as NodeJS.ErrnoException;
   if (err.code === 'ENOSPC' || err.code === 'EDQUOT') return new DownloadFailure('disk', `the disk is full (${err.code})`, false);
   if (err.code === 'EACCES' || err.code === 'EROFS' || err.code === 'EPERM') return new DownloadFailure('disk', `cannot write the model folder (${err.code})`, false);
-  if (e instanceof undiciErrors.HeadersTimeoutError || e instanceof undiciErrors.BodyTimeoutError) return new DownloadFailure('timeout', `${redactUrl(url)} stopped sending data (${err.code})`, true);
+  if (e instanceof undici().errors.HeadersTimeoutError || e instanceof undici().errors.BodyTimeoutError) return new DownloadFailure('timeout', `${redactUrl(url)} stopped sending data (${err.code})`, true);
   const cause = (e as { cause?: { code?: string } }).cause;
   return new DownloadFailure('network', `${redactUrl(url)}: ${err.code ?? cause?.code ?? (e as Error).message}`, true);
 }
@@ -130,7 +131,7 @@ export async function downloadFile(d: FileDownload): Promise<void> {
 
 /** GETs `d.url` from byte `from` (Range) into `part`; returns the bytes now in `part`, hashed into `h`. */
 async function fetchInto(d: FileDownload, part: string, from: number, h: Hash): Promise<number> {
-  const res = await request(d.url, {
+  const res = await undici().request(d.url, {
     dispatcher: d.dispatcher,
     method: 'GET',
     maxRedirections: 5,

@@ -8,7 +8,7 @@
  *
  * Kept in this one module so that it moves to the shared network rules (src/core/net) in one step.
  */
-import { APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
+import { isOpenAIError } from '../../net/sdk';
 import { SpanproofError } from '../../errors';
 import type { Ledger } from '../../judge/ledger';
 import { RequestLimiter, findNetError, retryAfterMs, sleep as realSleep } from '../../net';
@@ -75,9 +75,9 @@ function modelError(ctx: RequestContext, message: string, fix: string, cause?: u
 function classify(e: unknown, ctx: RequestContext): Failure {
   // core/net: the deadline covers the whole response; a too-large reply or a refused redirect is final.
   const net = findNetError(e);
-  if (e instanceof APIConnectionTimeoutError || net?.kind === 'deadline') return { retry: true, waitMs: null, message: `no reply within ${ctx.policy.timeoutMs} ms` };
+  if (isOpenAIError(e, 'APIConnectionTimeoutError') || net?.kind === 'deadline') return { retry: true, waitMs: null, message: `no reply within ${ctx.policy.timeoutMs} ms` };
   if (net) return { retry: false, waitMs: null, message: '', error: modelError(ctx, net.message, 'check that --endpoint is the API\'s own base URL.', e) };
-  if (e instanceof APIError && e.status !== undefined) {
+  if (isOpenAIError(e, 'APIError') && e.status !== undefined) {
     ctx.state.reached = true;
     const s = e.status;
     const text = String(e.message).slice(0, 300);
@@ -120,7 +120,7 @@ export async function requestWithRetries<T>(ctx: RequestContext, attempt: Attemp
         return r.value;
       } catch (e) {
         ledger.requestFailed(model, performance.now() - t0);
-        if (e instanceof APIUserAbortError || signal?.aborted) throw cancelledError();
+        if (isOpenAIError(e, 'APIUserAbortError') || signal?.aborted) throw cancelledError();
         f = classify(e, ctx);
       }
       if (f.error) throw f.error;

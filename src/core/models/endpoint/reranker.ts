@@ -10,7 +10,7 @@
  * every passage gets a score). A reply that misses a passage, repeats one or holds a non-finite score
  * is an error naming the endpoint and the fix.
  */
-import { APIError } from 'openai';
+import { isOpenAIError } from '../../net/sdk';
 import { SpanproofError, isSpanproofError } from '../../errors';
 import type { PairScorer } from '../types';
 import { EndpointCache, sha256Bytes } from './cache';
@@ -45,7 +45,7 @@ export function loadEndpointReranker(o: EndpointRerankerOptions): PairScorer {
 /** True when a 400/422 reply asks for TEI's `texts` field. */
 function wantsTexts(e: unknown): boolean {
   const cause = isSpanproofError(e) ? (e as { cause?: unknown }).cause : undefined;
-  return cause instanceof APIError && (cause.status === 400 || cause.status === 422) && /\btexts\b/.test(String(cause.message));
+  return isOpenAIError(cause, 'APIError') && (cause.status === 400 || cause.status === 422) && /\btexts\b/.test(String(cause.message));
 }
 
 class EndpointReranker implements PairScorer {
