@@ -11,6 +11,8 @@
  * - {@link TokenCountCache}: context token counts of result intervals, one file per embedder.
  * - {@link loadOrBuildBm25} / {@link loadOrBuildBm25Async}: BM25 indexes keyed by the hash of their
  *   chunk texts (the grid engine reads them back in warm runs instead of re-tokenising every chunk).
+ * - {@link Bm25PoolCache}: the BM25 candidate lists of each question per index, so a warm run of the
+ *   same questions neither reads the index back nor searches it.
  * - {@link cacheSizeReport}, {@link clearCache}.
  */
 export { EmbeddingCache, textsSha, slugOf, type EmbeddingCacheStats } from './embeddings';
@@ -18,3 +20,4 @@ export { embedChunksCached, type ChunkEmbedder } from './embed-chunks';
 export { PersistentRerankCache, PersistentNumberMap, TokenCountCache, RERANK_CACHE_MAX, TOKEN_COUNT_CACHE_MAX, numberMapChecksum } from './rerank-scores';
 export { cacheSizeReport, clearCache, type CacheSizeReport } from './report';
 export { loadOrBuildBm25, loadOrBuildBm25Async, bm25CacheKey, BM25_CACHE_KEEP, type Bm25CacheResult } from './bm25';
+export { Bm25PoolCache, BM25_POOLS_MAX } from './bm25-pools';

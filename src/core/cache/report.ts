@@ -57,7 +57,10 @@ export function cacheSizeReport(dir: string): CacheSizeReport {
   return r;
 }
 
-/** Deletes the cache's own folders (`embeddings`, `rerank`, `bm25`) under `dir`; nothing else. */
+/** The folders the caches write under the cache dir (embedding matrices, pair scores, BM25 indexes and lists, chunks, token counts). */
+const CACHE_FOLDERS = ['embeddings', 'rerank', 'bm25', 'bm25-pools', 'chunks', 'tokens'];
+
+/** Deletes the cache's own folders ({@link CACHE_FOLDERS}) under `dir`; nothing else. */
 export function clearCache(dir: string): void {
-  for (const k of ['embeddings', 'rerank', 'bm25']) rmSync(join(dir, k), { recursive: true, force: true });
+  for (const k of CACHE_FOLDERS) rmSync(join(dir, k), { recursive: true, force: true });
 }

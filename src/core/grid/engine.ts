@@ -187,6 +187,7 @@ export async function runEngine(input: EngineInput): Promise<EngineOutput> {
 /** A chunker's indexes: BM25 (when a config needs it) and one dense index per embedder name its configs use. */
 interface ChunkerIndexSet {
   bm25: ChunkerIndexes['bm25'];
+  bm25Lists: ChunkerIndexes['bm25Lists'];
   dense: Map<string, DenseIndex | null>;
 }
 
@@ -213,7 +214,7 @@ async function buildChunker(ctx: EngineContext, chunker: ChunkerId, mine: readon
   await progress.tick();
   await progress.setStage(`index:${chunker}`);
   const names = denseEmbedders(mine);
-  const out: ChunkerIndexSet = { bm25: null, dense: new Map() };
+  const out: ChunkerIndexSet = { bm25: null, bm25Lists: null, dense: new Map() };
   // BM25 with the first embedder's dense index (one index stage), then one per further embedder.
   for (const [i, name] of (names.length ? names : [null]).entries()) {
     const emb = name === null ? embedder : embedderFor(ctx, name);
@@ -224,9 +225,13 @@ async function buildChunker(ctx: EngineContext, chunker: ChunkerId, mine: readon
       needsBm25: i === 0 && mine.some((c) => c.kind !== 'dense'),
       needsDense: name !== null,
       docSha: ctx.docSha, cacheDir: ctx.caches?.bm25Dir, notices: ctx.caches?.notices, embeddings: ctx.caches?.embeddings,
+      queries: { texts: chunkerQuestions(ctx, chunker).questions.map((q) => q.question), n: settings.poolSize },
     });
     if (mk && ctx.caches?.stages) ctx.caches.stages.set(mk, { chunks: st.chunks, bm25: ix.bm25 ?? m?.bm25 ?? null, dense: ix.dense ?? m?.dense ?? null });
-    if (i === 0) out.bm25 = ix.bm25;
+    if (i === 0) {
+      out.bm25 = ix.bm25;
+      out.bm25Lists = ix.bm25Lists ?? null;
+    }
     if (name !== null) out.dense.set(name, ix.dense);
     st.bm25Ms += ix.bm25Ms;
     st.embedMs += ix.embedMs;
@@ -242,13 +247,14 @@ async function chunkerPools(ctx: EngineContext, st: ChunkerStage, mine: readonly
   for (const [i, name] of (names.length ? names : [null]).entries()) {
     const group = mine.filter((c) => c.embedder === name || (i === 0 && c.kind === 'bm25'));
     const got = await retrieveStage({
-      chunks: st.chunks, indexes: { bm25: indexes.bm25, dense: name === null ? null : indexes.dense.get(name) ?? null, bm25Ms: 0, embedMs: 0 },
+      chunks: st.chunks, indexes: { bm25: indexes.bm25, bm25Lists: indexes.bm25Lists, dense: name === null ? null : indexes.dense.get(name) ?? null, bm25Ms: 0, embedMs: 0 },
       retrievers: [...new Set(group.map((c) => c.kind))], questions, poolSize: ctx.settings.poolSize,
       queryVectors: (name !== null && queryVectors.get(name)) || new Float32Array(0), queryEmbedMsPer: (name !== null && ctx.queryEmbedMsPer.get(name)) || 0,
       threads: ctx.settings.threads, onQuery: () => ctx.progress.tick(),
     });
     for (const c of group) pools.set(c.retriever, got.get(c.kind)!);
   }
+  indexes.bm25Lists?.flush();
   return pools;
 }
 

@@ -13,7 +13,7 @@ import { performance } from 'node:perf_hooks';
 import type { Chunk, ChunkerId } from '../types';
 import type { TextEmbedder } from '../models';
 import { Bm25Index, DenseIndex, type Bm25BuildOptions } from '../retrieval';
-import { embedChunksCached, loadOrBuildBm25Async, type EmbeddingCache } from '../cache';
+import { Bm25PoolCache, bm25CacheKey, embedChunksCached, loadOrBuildBm25Async, type EmbeddingCache } from '../cache';
 import type { RunProgress } from './progress';
 import type { StageMemo } from './types';
 
@@ -38,10 +38,18 @@ export interface IndexInput {
   progress: RunProgress;
   /** Work units of the embedding (moved by the embedder's batches; all of them when nothing is embedded); default 1. */
   embedUnits?: number;
+  /**
+   * The questions the BM25 index will be searched for, and the pool size: with a cache folder, when
+   * the BM25 list cache remembers all of them the index is neither read nor built (`bm25` is null
+   * and `bm25Lists` answers).
+   */
+  queries?: { texts: readonly string[]; n: number };
 }
 
 export interface ChunkerIndexes {
   bm25: Bm25Index | null;
+  /** The BM25 list cache of these chunks (with a cache folder and BM25 needed), to search through and flush after retrieval. */
+  bm25Lists?: Bm25PoolCache | null;
   dense: DenseIndex | null;
   /** Wall time of the BM25 build (or read). */
   bm25Ms: number;
@@ -68,10 +76,17 @@ export async function indexStage(input: IndexInput): Promise<ChunkerIndexes> {
   const matrix = startEmbedding(input, embedded);
   const tb = performance.now();
   let bm25: Bm25Index | null = null;
+  let bm25Lists: Bm25PoolCache | null = null;
   if (input.needsBm25) {
     try {
       const opts: Bm25BuildOptions = { onYield: () => input.progress.tick() };
+      if (input.cacheDir) {
+        bm25Lists = Bm25PoolCache.open(input.cacheDir, bm25CacheKey(input.chunks), input.chunks.length);
+        if (bm25Lists.notice) input.notices?.push(bm25Lists.notice);
+      }
+      const q = input.queries;
       if (input.memo?.bm25) bm25 = input.memo.bm25;
+      else if (bm25Lists && q && q.texts.every((t) => bm25Lists!.has(t, q.n))) bm25 = null; // every list is remembered
       else if (input.cacheDir) {
         const got = await loadOrBuildBm25Async(input.chunks, input.cacheDir, opts);
         if (got.notice) input.notices?.push(got.notice);
@@ -86,5 +101,5 @@ export async function indexStage(input: IndexInput): Promise<ChunkerIndexes> {
   input.progress.advanceWithoutYield(0, `embed:${input.chunker}`);
   const dense = input.needsDense ? (input.memo?.dense ?? new DenseIndex(await matrix!, input.embedder!.dim)) : null;
   embedded.finish();
-  return { bm25, dense, bm25Ms, embedMs: performance.now() - t };
+  return { bm25, bm25Lists, dense, bm25Ms, embedMs: performance.now() - t };
 }

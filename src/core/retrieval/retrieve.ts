@@ -22,10 +22,24 @@ export interface QueryEmbedder {
   embed(texts: readonly string[]): Promise<Float32Array>;
 }
 
-/** The indexes of one chunker. `bm25` is needed by bm25/hybrid, `dense` (+ `embedder` unless query vectors are given) by dense/hybrid. */
+/**
+ * Remembered BM25 candidate lists of one index (a warm run's disk cache, src/core/cache/bm25-pools.ts):
+ * `get` answers with exactly what `Bm25Index.search(query, n)` returned and the ms it took.
+ */
+export interface Bm25ListCache {
+  get(query: string, n: number): { hits: Hit[]; ms: number } | undefined;
+  set(query: string, n: number, hits: readonly Hit[], ms: number): void;
+}
+
+/**
+ * The indexes of one chunker. `bm25` is needed by bm25/hybrid (unless `bm25Lists` answers every
+ * query), `dense` (+ `embedder` unless query vectors are given) by dense/hybrid.
+ */
 export interface RetrievalIndexes {
   readonly chunks: readonly Chunk[];
   readonly bm25?: Bm25Index | null;
+  /** Remembered BM25 lists: used before `bm25` is searched, and given every list `bm25` returns. */
+  readonly bm25Lists?: Bm25ListCache | null;
   readonly dense?: DenseIndex | null;
   readonly embedder?: QueryEmbedder;
 }
@@ -58,12 +72,21 @@ export interface RetrieverPools {
 }
 
 async function bm25Pools(idx: RetrievalIndexes, req: PoolRequest): Promise<RetrieverPools> {
-  if (!idx.bm25) throw new SpanproofError('invariant', `retriever ${req.retrievers.join('/')} needs a BM25 index.`);
   const out: RetrieverPools = { lists: [], ms: [] };
   for (const q of req.queries) {
+    const known = idx.bm25Lists?.get(q, req.n);
+    if (known) {
+      out.lists.push(known.hits);
+      out.ms.push(known.ms);
+      continue;
+    }
+    if (!idx.bm25) throw new SpanproofError('invariant', `retriever ${req.retrievers.join('/')} needs a BM25 index.`);
     const t = performance.now();
-    out.lists.push(idx.bm25.search(q, req.n));
-    out.ms.push(performance.now() - t);
+    const hits = idx.bm25.search(q, req.n);
+    const ms = performance.now() - t;
+    out.lists.push(hits);
+    out.ms.push(ms);
+    idx.bm25Lists?.set(q, req.n, hits, ms);
     await req.onQuery?.();
   }
   return out;

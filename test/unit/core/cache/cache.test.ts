@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { rmSync, writeFileSync, readFileSync, chmodSync, readdirSync } from 'node:fs';
+import { rmSync, writeFileSync, readFileSync, chmodSync, readdirSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { createHash } from 'node:crypto';
 import { EmbeddingCache, embedChunksCached, PersistentRerankCache, TokenCountCache, cacheSizeReport, clearCache, loadOrBuildBm25, loadOrBuildBm25Async, bm25CacheKey, BM25_CACHE_KEEP, RERANK_CACHE_MAX, type ChunkEmbedder } from '../../../../src/core/cache/index';
@@ -197,6 +197,10 @@ test('persistent rerank cache: scores survive a reopen; damaged files start empt
     assert.equal(rep.bytes, rep.kinds.embeddings.bytes + rep.kinds.rerank.bytes);
     assert.ok(rep.kinds.embeddings.bytes > 8);
     writeFileSync(join(dir, 'keep.txt'), 'user file');
+    for (const k of ['bm25', 'bm25-pools', 'chunks', 'tokens']) {
+      mkdirSync(join(dir, k), { recursive: true });
+      writeFileSync(join(dir, k, 'x.json'), '{}');
+    }
     clearCache(dir);
     assert.deepEqual(readdirSync(dir), ['keep.txt']);
     assert.deepEqual(cacheSizeReport(join(dir, 'absent')), { dir: join(dir, 'absent'), files: 0, bytes: 0, kinds: {} });

@@ -6,7 +6,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync, readdirSync, writeFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, rmSync, writeFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { runGrid } from '../../../../src/core/grid/run';
 import { MINI, MINI_GT, smallSettings, tmp } from '../../../helpers/grid';
@@ -22,13 +22,28 @@ async function coldRun(label: string) {
   const root = tmp(label);
   const cacheDir = join(root, 'cache');
   const run = (name: string) => runGrid({ workspace: MINI, groundTruthFile: MINI_GT, settings, outDir: join(root, name), cacheDir });
+  return { ...(await firstRun(run)), cacheDir };
+}
+
+/** As {@link coldRun}, but each later run first forgets the remembered BM25 lists (cache/bm25-pools), so it must read the BM25 index cache. */
+async function coldRunReadingIndex(label: string) {
+  const root = tmp(label);
+  const cacheDir = join(root, 'cache');
+  const run = (name: string) => {
+    rmSync(join(cacheDir, 'bm25-pools'), { recursive: true, force: true });
+    return runGrid({ workspace: MINI, groundTruthFile: MINI_GT, settings, outDir: join(root, name), cacheDir });
+  };
+  return { ...(await firstRun(run)), cacheDir };
+}
+
+async function firstRun(run: (name: string) => ReturnType<typeof runGrid>) {
   const cold = await run('cold');
   const results = readFileSync(join(cold.runDir!, 'results.json'), 'utf8');
-  return { run, cacheDir, results };
+  return { run, results };
 }
 
 test('an edited BM25 index, rerank-score or embedding cache is rebuilt with one notice each; results stay byte-identical', async () => {
-  const { run, cacheDir, results } = await coldRun('index-caches-edited');
+  const { run, cacheDir, results } = await coldRunReadingIndex('index-caches-edited');
   const [bm25] = files(join(cacheDir, 'bm25'));
   const [rerank] = files(join(cacheDir, 'rerank'));
   const [embedding] = files(join(cacheDir, 'embeddings'));
@@ -67,7 +82,7 @@ test('an edited BM25 index, rerank-score or embedding cache is rebuilt with one 
 });
 
 test('a truncated BM25 cache is damaged (rebuilt); one of a newer format is left as it is', async () => {
-  const { run, cacheDir, results } = await coldRun('bm25-cache-newer');
+  const { run, cacheDir, results } = await coldRunReadingIndex('bm25-cache-newer');
   const [bm25] = files(join(cacheDir, 'bm25'));
   const good = readFileSync(bm25, 'utf8');
   writeFileSync(bm25, good.slice(0, Math.floor(good.length / 2)));
@@ -83,3 +98,38 @@ test('a truncated BM25 cache is damaged (rebuilt); one of a newer format is left
   assert.equal(readFileSync(bm25, 'utf8'), newer, 'never overwritten');
   assert.equal(readFileSync(join(warm.runDir!, 'results.json'), 'utf8'), results);
 });
+
+test('a warm run of the same questions takes the BM25 lists from the list cache: the index is neither read nor built, results byte-identical', async () => {
+  const { run, cacheDir, results } = await coldRun('bm25-lists-warm');
+  const [lists] = files(join(cacheDir, 'bm25-pools'));
+  rmSync(join(cacheDir, 'bm25'), { recursive: true });
+  const warm = await run('warm');
+  assert.deepEqual(warm.warnings.filter((w) => /cache/.test(w)), []);
+  assert.equal(readFileSync(join(warm.runDir!, 'results.json'), 'utf8'), results, 'results.json byte-identical to the cold run');
+  assert.equal(existsSync(join(cacheDir, 'bm25')), false, 'the BM25 index was not needed, so not rebuilt');
+
+  // edited: one remembered score changed (valid JSON, same shape) → not used, recomputed (so the index is built), one notice
+  const good = readFileSync(lists, 'utf8');
+  const j = JSON.parse(good) as { entries: [string, number, number, number[], number[]][] };
+  j.entries[0][4][0] += 1;
+  writeFileSync(lists, JSON.stringify(j));
+  const edited = await run('edited');
+  const notes = edited.warnings.filter((w) => w.includes(lists));
+  assert.equal(notes.length, 1, edited.warnings.join('\n'));
+  assert.match(notes[0], /^the BM25 list cache .+ was edited \(its lists do not match its checksum .+\); it is rebuilt\.$/);
+  assert.equal(readFileSync(join(edited.runDir!, 'results.json'), 'utf8'), results);
+  assert.deepEqual(listsOf(readFileSync(lists, 'utf8')), listsOf(good), 'rewritten with the lists the cold run wrote (the ms are measured again)');
+  assert.equal(existsSync(join(cacheDir, 'bm25')), true, 'the lists were recomputed from the index');
+
+  // truncated → damaged, rebuilt
+  writeFileSync(lists, good.slice(0, good.length >> 1));
+  const cut = await run('cut');
+  assert.ok(cut.warnings.some((w) => w.startsWith(`the BM25 list cache ${lists} was damaged (`)), cut.warnings.join('\n'));
+  assert.equal(readFileSync(join(cut.runDir!, 'results.json'), 'utf8'), results);
+  assert.deepEqual(listsOf(readFileSync(lists, 'utf8')), listsOf(good));
+});
+
+/** The remembered lists of a list-cache file without their search times: [query, n, chunks, scores]. */
+function listsOf(text: string): unknown[] {
+  return (JSON.parse(text) as { entries: unknown[][] }).entries.map(([q, n, , chunks, scores]) => [q, n, chunks, scores]);
+}
