@@ -14,6 +14,8 @@ export const EXIT = {
   internal: 3,
   /** Cancelled with Ctrl-C: 128 + SIGINT (2), the shell convention. */
   cancelled: 130,
+  /** Cancelled with SIGTERM (`kill`, `docker stop`, a CI timeout): 128 + SIGTERM (15); handled as Ctrl-C is (./cancel.ts). */
+  terminated: 143,
   /** The reader of stdout went away (`spanproof … | head`): 128 + SIGPIPE (13), the shell convention. */
   brokenPipe: 141,
 } as const;

@@ -18,6 +18,7 @@ import type { AnswerItem, AnswerJudge } from '../core/score/answers';
 import { join } from 'node:path';
 import { redactUrl } from '../core/net';
 import { terminalSafe } from '../core/text/terminal';
+import { onCancelSignal } from './cancel';
 
 export interface JudgeCliOptions {
   generate?: boolean;
@@ -147,7 +148,7 @@ export async function runGenerateStep(runDir: string, target: GenerateTarget, o:
     if (!json) process.stderr.write('\ncancelling generation…\n');
     ac.abort();
   };
-  process.on('SIGINT', onSigint);
+  const offSigint = onCancelSignal(onSigint); // Ctrl-C and SIGTERM alike (../cancel.ts)
   let last = 0;
   try {
     if (!target.endpoint) throw new SpanproofError('bad-input', 'no endpoint given; the endpoint is never taken from a run\'s files (a shared run folder must not choose where your questions, passages and API key go).', { field: '--endpoint', fix: 'pass --endpoint URL, e.g. http://localhost:11434/v1 for Ollama.' });
@@ -180,7 +181,7 @@ export async function runGenerateStep(runDir: string, target: GenerateTarget, o:
     }
     throw e;
   } finally {
-    process.off('SIGINT', onSigint);
+    offSigint();
   }
 }
 

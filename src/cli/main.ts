@@ -3,7 +3,7 @@
  * The `spanproof` command line (SPEC §11). Each command lives in its own file under ./commands and
  * registers itself on the program; all of them call the same core as the extension and the worker.
  * Exit codes (./exit.ts): 0 success; 1 a gate failed / questions not resolved; 2 bad input; 3 internal
- * error or a crashed worker; 130 cancelled with Ctrl-C; 141 the reader of stdout went away
+ * error or a crashed worker; 130 cancelled with Ctrl-C (143 with SIGTERM); 141 the reader of stdout went away
  * (`spanproof … | head`).
  */
 import '../core/ortEnv'; // first: disables onnxruntime's telemetry before it loads
@@ -14,6 +14,7 @@ import { registerCommands } from './commands';
 import { VERSION } from '../core/version';
 import { installBrokenPipeGuard, installTerminalGuard } from './terminal';
 import { EXIT, exitStatusOf } from './exit';
+import { cancelledExitStatus } from './cancel';
 
 
 async function main(argv: string[]): Promise<number> {
@@ -50,4 +51,5 @@ async function main(argv: string[]): Promise<number> {
   return exitCode;
 }
 
-main(process.argv).then((code) => { process.exitCode = code; });
+// A command cancelled by SIGTERM rather than Ctrl-C exits 143, not 130 (./cancel.ts).
+main(process.argv).then((code) => { process.exitCode = code === EXIT.cancelled ? cancelledExitStatus() : code; });

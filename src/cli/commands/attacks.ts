@@ -11,6 +11,7 @@ import { SpanproofError } from '../../core/errors';
 import { DEFAULT_THRESHOLD, parseThreshold, runAttackStage, runUpiaStage, type AttackReport, type DefectRate, type UpiaReport } from '../../core/safety';
 import type { RunSettings } from '../../core/settings';
 import type { JudgeCliOptions } from '../judge';
+import { onCancelSignal } from '../cancel';
 
 export const ATTACKS = ['xpia', 'upia'] as const;
 export type AttackKind = (typeof ATTACKS)[number];
@@ -95,7 +96,7 @@ export async function runAttackSteps(runDir: string, kinds: readonly AttackKind[
     signal: ac.signal,
   };
   const out: string[] = [];
-  process.on('SIGINT', onSigint);
+  const offSigint = onCancelSignal(onSigint); // Ctrl-C and SIGTERM alike (../cancel.ts)
   let step: AttackKind = kinds[0];
   try {
     if (kinds.includes('xpia')) {
@@ -113,7 +114,7 @@ export async function runAttackSteps(runDir: string, kinds: readonly AttackKind[
     process.stderr.write(`spanproof: the ${step.toUpperCase()} attack step was cancelled; nothing was written for it.\n`);
     return { lines: out, cancelled: true };
   } finally {
-    process.off('SIGINT', onSigint);
+    offSigint();
   }
   return { lines: out, cancelled: false };
 }

@@ -18,6 +18,7 @@ import { readPrices } from '../judge';
 import type { SetExit } from './index';
 import { settingsFromOptions } from './run';
 import { EXIT } from '../exit';
+import { onCancelSignal } from '../cancel';
 
 interface DraftOptions {
   workspace: string;
@@ -95,7 +96,7 @@ Exit codes: 0 done; 2 bad input or the endpoint unreachable / refusing (nothing 
         if (!o.json) process.stderr.write(`\ncancelling drafting…${o.keepPartial ? ' (the drafts verified so far will be written)' : ' (nothing will be written; --keep-partial keeps what verified)'}\n`);
         ac.abort();
       };
-      process.on('SIGINT', onSigint);
+      const offSigint = onCancelSignal(onSigint); // Ctrl-C and SIGTERM alike (../cancel.ts)
       let r: DraftSessionResult;
       try {
         r = await draftIntoGroundTruth({
@@ -105,7 +106,7 @@ Exit codes: 0 done; 2 bad input or the endpoint unreachable / refusing (nothing 
           onProgress: o.json ? undefined : (done, total) => process.stderr.write(`progress ${done}/${total} passages\n`),
         });
       } finally {
-        process.off('SIGINT', onSigint);
+        offSigint();
       }
       if (o.json) process.stdout.write(`${JSON.stringify(draftJson(r), null, 2)}\n`);
       else process.stdout.write(`${draftText(r, endpoint, model).join('\n')}\n`);

@@ -12,6 +12,7 @@ import { SpanproofError } from '../../core/errors';
 import { CATALOGUE, entryBytes, findCatalogueEntry, hubUrl, mb, missingPins, modelState, modelStoreDir, pullModel, readCatalogueFile, redactUrl, removeModel, type CatalogueEntry } from '../../core/models/catalogue';
 import type { SetExit } from './index';
 import { EXIT } from '../exit';
+import { onCancelSignal } from '../cancel';
 
 interface ModelsOptions {
   catalogue?: string;
@@ -68,7 +69,7 @@ async function pull(name: string, o: ModelsOptions, setExit: SetExit): Promise<v
   }
   const ac = new AbortController();
   const onSigint = () => ac.abort();
-  process.once('SIGINT', onSigint);
+  const offSigint = onCancelSignal(onSigint); // Ctrl-C and SIGTERM alike (../cancel.ts)
   const bar = progressBar();
   try {
     const dir = await pullModel(e, { store, signal: ac.signal, onProgress: (p) => bar.update(p.doneBytes, p.totalBytes, p.file) });
@@ -88,7 +89,7 @@ async function pull(name: string, o: ModelsOptions, setExit: SetExit): Promise<v
     }
     throw err;
   } finally {
-    process.off('SIGINT', onSigint);
+    offSigint();
   }
 }
 

@@ -1,10 +1,10 @@
 /**
  * `spanproof run` (SPEC §11): the grid run in the worker thread. Progress bar on a TTY (stderr),
  * plain lines otherwise; `--json` prints only the results.json content plus `runDir` on stdout.
- * SIGINT cancels cleanly (run.json status `cancelled`). Exit codes: 0 ok; 1 a `--fail-under` gate
+ * SIGINT and SIGTERM cancel cleanly (run.json status `cancelled`). Exit codes: 0 ok; 1 a `--fail-under` gate
  * failed; 2 bad input (also: 0 documents indexed, no question can be scored, `--out` holds an earlier run); 3 internal
  * error, or every item of the run failed (run.json status `failed`); 130 cancelled with SIGINT
- * (128 + signal 2, the shell convention).
+ * (128 + signal 2, the shell convention), 143 with SIGTERM (128 + 15).
  *
  * `--fail-under METRIC=VALUE` (repeatable) gates on the mean of METRIC (any key of results.json
  * `metrics` at the run's cutoffs, e.g. `hit@5=0.8`; `hit@k=0.8` means hit at the run's k) of the config
@@ -37,6 +37,7 @@ import { progressPrinter } from '../progress';
 import { addExternalRetrieverOptions, externalRetrieversFromOptions, type ExternalFlagOptions } from './externalFlags';
 import { parseRunSettings } from '../../core/settings';
 import { addJudgeOptions, generationText, judgeSettings, runGenerateStep, validateGenerateOptions, type JudgeCliOptions } from '../judge';
+import { onCancelSignal } from '../cancel';
 
 interface RunOptions extends JudgeCliOptions, ExternalFlagOptions {
   workspace: string;
@@ -225,7 +226,8 @@ Exit codes:
   2    bad input: the message names the file, the key or flag, and the fix (also: no question
        can be scored, or --out holds an earlier run — a run is never overwritten)
   3    internal error, or every item of the run failed (run.json status "failed")
-  ${EXIT.cancelled}  cancelled with Ctrl-C (SIGINT; run.json status "cancelled")`)
+  ${EXIT.cancelled}  cancelled with Ctrl-C (SIGINT; run.json status "cancelled")
+  ${EXIT.terminated}  cancelled with SIGTERM (kill, docker stop, a CI timeout), the same way`)
     .action(async (o: RunOptions) => {
       const parsedGates = o.failUnder.map(parseGate);
       if (o.explainSettings) {
@@ -256,7 +258,7 @@ Exit codes:
         if (!o.json) process.stderr.write('\ncancelling…\n');
         ac.abort();
       };
-      process.on('SIGINT', onSigint);
+      const offSigint = onCancelSignal(onSigint); // Ctrl-C and SIGTERM alike (../cancel.ts)
       const bar = progressPrinter(!!o.json);
       let result: GridRunResult;
       try {
@@ -274,7 +276,7 @@ Exit codes:
         }
         throw e;
       } finally {
-        process.off('SIGINT', onSigint);
+        offSigint();
         await client.dispose();
       }
       bar.end();

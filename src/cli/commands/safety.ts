@@ -23,6 +23,7 @@ import { SAFETY_CATEGORIES, SAFETY_NOTE, parseThreshold, readSafetyInput, scoreS
 import { sendingLine, readPrices } from '../judge';
 import { EXIT } from '../exit';
 import type { SetExit } from './index';
+import { onCancelSignal } from '../cancel';
 
 interface SafetyCliOptions {
   endpoint?: string;
@@ -76,7 +77,7 @@ export function register(program: Command, setExit: SetExit): void {
       const ac = new AbortController();
       setMaxListeners(0, ac.signal); // one listener per request in flight or waiting for a slot (5 categories × concurrency)
       const onSigint = () => ac.abort();
-      process.on('SIGINT', onSigint);
+      const offSigint = onCancelSignal(onSigint); // Ctrl-C and SIGTERM alike (../cancel.ts)
       let scored;
       try {
         scored = await scoreSafetyInput(src, { client, judgeModel: o.judgeModel, signal: ac.signal, categories, threshold });
@@ -84,7 +85,7 @@ export function register(program: Command, setExit: SetExit): void {
         if (e instanceof SpanproofError && e.code === 'cancelled') { process.stderr.write('spanproof: safety grading cancelled; nothing written.\n'); setExit(EXIT.cancelled); return; }
         throw e;
       } finally {
-        process.off('SIGINT', onSigint);
+        offSigint();
       }
       const full = scored.report;
       if (scored.file) process.stderr.write(`Safety report written to ${scored.file}\n`);

@@ -113,30 +113,35 @@ test('bad input exits 2 with a message naming the file, the key and the fix', ()
   assert.ok(!existsSync(join(root, 'runs')) || readdirSync(join(root, 'runs')).length === 0, 'no run directory for rejected input');
 });
 
-test('SIGINT cancels the run cleanly: exit 130 (128 + SIGINT), run.json status cancelled', async () => {
-  const { spawn } = await import('node:child_process');
-  const root = tmp('cli-sigint');
-  const child = spawn(process.execPath, ['--import', 'tsx', join(REPO, 'src', 'cli', 'main.ts'), 'run', '--workspace', MINI, '--groundtruth', MINI_GT, '--runs-dir', join(root, 'runs'), '--cache-dir', join(root, 'cache')], {
-    cwd: REPO, env: { ...process.env, SPANPROOF_WORKER: WORKER_TS }, stdio: ['ignore', 'pipe', 'pipe'],
+// SIGTERM (kill, docker stop, a CI timeout) cancels as Ctrl-C does: it used to kill the process (143)
+// with run.json left `running`, read back as `interrupted`.
+for (const [signal, exit] of [['SIGINT', 130], ['SIGTERM', 143]] as const) {
+  test(`${signal} cancels the run cleanly: exit ${exit} (128 + ${signal}), run.json status cancelled`, async () => {
+    const { spawn } = await import('node:child_process');
+    const root = tmp(`cli-${signal.toLowerCase()}`);
+    const child = spawn(process.execPath, ['--import', 'tsx', join(REPO, 'src', 'cli', 'main.ts'), 'run', '--workspace', MINI, '--groundtruth', MINI_GT, '--runs-dir', join(root, 'runs'), '--cache-dir', join(root, 'cache')], {
+      cwd: REPO, env: { ...process.env, SPANPROOF_WORKER: WORKER_TS }, stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    let sent = false;
+    child.stderr.on('data', (d: Buffer) => {
+      stderr += d.toString();
+      if (!sent && /progress +\d+% (Chunking|Embedding chunks|Retrieving|Scoring)/.test(stderr)) {
+        sent = true;
+        child.kill(signal);
+      }
+    });
+    const [code, sig]: [number | null, NodeJS.Signals | null] = await new Promise((res) => child.on('close', (c, s) => res([c, s])));
+    assert.ok(sent, stderr);
+    assert.deepEqual([code, sig], [exit, null], stderr); // exited by itself, not killed by the signal
+    assert.match(stderr, /\ncancelling…\n/);
+    assert.match(stderr, /spanproof: run cancelled; run directory .* \(status cancelled\)/);
+    const dirs = readdirSync(join(root, 'runs'));
+    assert.equal(dirs.length, 1);
+    assert.equal(JSON.parse(readFileSync(join(root, 'runs', dirs[0], 'run.json'), 'utf8')).status, 'cancelled');
+    assert.ok(!existsSync(join(root, 'runs', dirs[0], 'results.json')));
   });
-  let stderr = '';
-  let sent = false;
-  child.stderr.on('data', (d: Buffer) => {
-    stderr += d.toString();
-    if (!sent && /progress +\d+% (Chunking|Embedding chunks|Retrieving|Scoring)/.test(stderr)) {
-      sent = true;
-      child.kill('SIGINT');
-    }
-  });
-  const code: number = await new Promise((res) => child.on('close', (c) => res(c ?? -1)));
-  assert.ok(sent, stderr);
-  assert.equal(code, 130, stderr);
-  assert.match(stderr, /run cancelled; run directory .* \(status cancelled\)/);
-  const dirs = readdirSync(join(root, 'runs'));
-  assert.equal(dirs.length, 1);
-  assert.equal(JSON.parse(readFileSync(join(root, 'runs', dirs[0], 'run.json'), 'utf8')).status, 'cancelled');
-  assert.ok(!existsSync(join(root, 'runs', dirs[0], 'results.json')));
-});
+}
 
 test('run --out never reuses an earlier run or a file; nothing to score exits 2 with the acceptance summary; --help lists exit codes', () => {
   const root = tmp('cli-out');
@@ -162,7 +167,7 @@ test('run --out never reuses an earlier run or a file; nothing to score exits 2 
   assert.deepEqual(readdirSync(join(root, 'runs')), [], 'no run directory for a run with nothing to score');
   const help = cli(['run', '--help']);
   assert.equal(help.code, 0);
-  assert.match(help.stdout, /Exit codes:[\s\S]*\b130 +cancelled with Ctrl-C/);
+  assert.match(help.stdout, /Exit codes:[\s\S]*\b130 +cancelled with Ctrl-C[\s\S]*\b143 +cancelled with SIGTERM/);
 });
 
 test('an empty corpus, or include globs that match nothing, exits 2 saying 0 documents were indexed (not "0 of N resolved, stale")', () => {
