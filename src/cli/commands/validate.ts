@@ -68,11 +68,12 @@ question to score (questions: [] or drafts only — as run says).
       const wsReport = { fixes: ws, mode: rewrite ? 'rewritten' as const : opts.whitespace ? 'preview' as const : 'hint' as const };
       if (opts.json) {
         process.stdout.write(`${JSON.stringify({ ...res.acceptance, ...(draftReport ? { drafts: draftReport } : {}), skipped: corpus.skipped, ...(opts.fix ? { written, ...(backup ? { backup } : {}) } : {}), ...(opts.whitespace ? { whitespace: ws } : {}) }, null, 2)}\n`);
-      } else {
+      } else if (res.acceptance.total > 0) {
         process.stdout.write(humanReport(gtFile, corpus, res.acceptance, opts.fix ? written : undefined, backup, wsReport));
         if (draftReport) process.stdout.write(`${draftsLine(draftReport)}\n`);
       }
-      // No question (questions: [], or drafts only): bad input, exit 2, as `run` says it (#16 item 20).
+      // No question (questions: [], or drafts only): bad input, exit 2, with run's message (#16 item 20) —
+      // and only that message: a report "Accepted 0/0 (100.0%)" above it read as a pass.
       if (res.acceptance.total === 0) {
         const e = nothingToScore({ ...res.acceptance, draftsExcluded: drafts.length }, gtFile);
         process.stderr.write(`spanproof: ${e.message}\n`);

@@ -7,6 +7,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { SpanproofError } from '../errors';
 import { MAX_JSON_DEPTH, tooDeepPath } from './jsonDepth';
+import { withoutExcerpt } from './jsonText';
 
 /** One non-blank line of a JSON Lines text: its 1-based number and the parsed value, or why it does not parse. */
 export type JsonLine = { line: number; value: unknown; error?: undefined } | { line: number; value?: undefined; error: string };
@@ -28,7 +29,7 @@ export function parseJsonLines(text: string): JsonLine[] {
       const deep = tooDeepPath(value);
       out.push(deep ? { line: i + 1, error: `nested more than ${MAX_JSON_DEPTH} levels deep (at ${deep})` } : { line: i + 1, value });
     } catch (e) {
-      out.push({ line: i + 1, error: `not valid JSON: ${(e as Error).message}` });
+      out.push({ line: i + 1, error: `not valid JSON: ${withoutExcerpt((e as Error).message)}` });
     }
   }
   return out;
@@ -41,7 +42,7 @@ export function readJsonFile<T>(file: string, fix: string): T | null {
   try {
     value = JSON.parse(readFileSync(file, 'utf8'));
   } catch (e) {
-    throw new SpanproofError('bad-input', `not valid JSON: ${(e as Error).message}`, { file, fix });
+    throw new SpanproofError('bad-input', `not valid JSON: ${withoutExcerpt((e as Error).message)}`, { file, fix });
   }
   const deep = tooDeepPath(value);
   if (deep) throw new SpanproofError('bad-input', `nested more than ${MAX_JSON_DEPTH} levels deep; not read.`, { file, field: deep, fix });

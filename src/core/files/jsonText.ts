@@ -49,18 +49,29 @@ export function jsonSyntaxError(text: string, opts: { jsonc?: boolean } = {}): {
 }
 
 /**
+ * A `JSON.parse` message without the excerpt of the text V8 puts in it (`Unexpected token '#', "# Secret
+ * n"... is not valid JSON`): an error line must not echo a file's content (a document or a key
+ * given where a JSON file was expected).
+ */
+export function withoutExcerpt(message: string): string {
+  return message.replace(/, (?:\.\.\.)?".*"(?:\.\.\.)? is not valid JSON$/s, '');
+}
+
+/**
  * Parses a JSON text (`jsonc`: comments and trailing commas allowed, as in VS Code's settings.json).
  * A leading BOM is ignored.
- * @throws SpanproofError('bad-input') naming `file`, `line L, column C` and `fix`.
+ * @throws SpanproofError('bad-input') naming `file`, `line L, column C` and `fix`; for an empty (or
+ *   blank) text, saying that the file is empty.
  */
 export function parseJsonText(text: string, file: string, fix: string, opts: { jsonc?: boolean } = {}): unknown {
   const t = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  if (t.trim() === '') throw new SpanproofError('bad-input', 'the file is empty.', { file, fix: 'write its JSON content, or give the right file.' });
   const bad = jsonSyntaxError(t, opts);
   if (bad) throw new SpanproofError('bad-input', `not valid JSON${opts.jsonc ? 'C' : ''}: ${bad.message}.`, { file, field: `line ${bad.line}, column ${bad.column}`, fix });
   if (opts.jsonc) return parse(t, [], { allowTrailingComma: true });
   try {
     return JSON.parse(t);
   } catch (e) {
-    throw new SpanproofError('bad-input', `not valid JSON: ${(e as Error).message}`, { file, fix, cause: e });
+    throw new SpanproofError('bad-input', `not valid JSON: ${withoutExcerpt((e as Error).message)}`, { file, fix, cause: e });
   }
 }

@@ -56,7 +56,7 @@ export function nothingToScore(a: AcceptanceReport, gtFile: string, ids?: string
   const why = `${a.resolved} of ${a.total} questions resolved (stale ${a.stale.length}, ambiguous ${a.ambiguous.length}, rejected ${a.rejected.length})`;
   const drafts = a.draftsExcluded ?? 0;
   if (a.total === 0 && drafts > 0) return new SpanproofError('bad-input', `no question can be scored: the ground truth has only drafts (${drafts}), which are not scored until accepted.`, { file: gtFile, fix: 'review them: spanproof review --list, then --accept ID… or --accept-all.' });
-  if (a.total === 0) return new SpanproofError('bad-input', 'no question can be scored: the ground truth has no questions.', { file: gtFile, fix: 'add questions with evidence (spanproof validate checks the file).' });
+  if (a.total === 0) return new SpanproofError('bad-input', 'no question can be scored: the ground truth has no questions.', { file: gtFile, fix: 'add questions with evidence to its "questions" array (the format: docs/ground-truth.md).' });
   if (ids && a.resolved > 0) return new SpanproofError('bad-input', `no question can be scored: none of the selected ids (${ids.join(', ')}) is a resolved question; ${why}.`, { file: gtFile, fix: 'select ids of resolved questions (spanproof validate --json lists them).' });
   return new SpanproofError('bad-input', `no question can be scored: ${why}.`, { file: gtFile, fix: 'run `spanproof validate` to see why each question is excluded, and fix the ground truth.' });
 }

@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { SpanproofError } from '../errors';
 import { MAX_JSON_DEPTH, assertKnownFormat, tooDeepPath } from '../files';
-import { jsonSyntaxError } from '../files/jsonText';
+import { jsonSyntaxError, withoutExcerpt } from '../files/jsonText';
 import type { GroundTruthFile } from './index';
 
 const offset = z.int().nonnegative();
@@ -107,11 +107,14 @@ function fixFor(path: ReadonlyArray<PropertyKey>, message: string): string {
  *   error) and the fix. The first problem is the error's `field` and fix; up to four more are listed.
  */
 export function parseGroundTruth(json: string, file: string): GroundTruthFile {
+  if (json.replace(/^\uFEFF/, '').trim() === '') {
+    throw new SpanproofError('bad-input', 'the ground-truth file is empty.', { file, fix: 'write {"spanproof": 1, "questions": [...]} into it (docs/ground-truth.md), or pass the right file with --groundtruth.' });
+  }
   let data: unknown;
   try {
     data = JSON.parse(json.charCodeAt(0) === 0xfeff ? json.slice(1) : json);
   } catch (e) {
-    let msg = (e instanceof Error ? e.message : String(e)).replace(/, ".*" is not valid JSON$/s, '');
+    let msg = withoutExcerpt(e instanceof Error ? e.message : String(e)); // never echo the file's text
     // jsonc-parser's scanner locates every syntax error (JSON.parse gives no position for `[1,]`), #16 item 20
     const at = jsonSyntaxError(json.charCodeAt(0) === 0xfeff ? json.slice(1) : json);
     const field = at ? `line ${at.line}, column ${at.column}` : undefined;

@@ -12,7 +12,7 @@
  * `answers`). Unanswerable questions (v2.0 `is_impossible`) have no evidence: each is listed in
  * `rejected` with that reason and counted under `counts.unanswerable` — never silently dropped.
  */
-import { MAX_JSON_DEPTH, tooDeepPath } from '../files';
+import { MAX_JSON_DEPTH, tooDeepPath, withoutExcerpt } from '../files';
 import { SpanproofError } from '../errors';
 import { makeSelector, type EvidenceSelector, type Question } from '../groundtruth';
 import { bump, emptyReport, readTextFile, requirePath, slug } from './common';
@@ -68,7 +68,7 @@ export function importSquad(file: string, _opts: ImportOptions): ImportResult {
     json = JSON.parse(readTextFile(file, 'SQuAD file').replace(/("id"\s*:\s*)(-?\d+)(?=\s*[,}])/g, '$1"$2"')) as SquadFile;
   } catch (e) {
     if (e instanceof SpanproofError) throw e;
-    throw new SpanproofError('bad-input', `not valid JSON: ${(e as Error).message}`, { file, fix: 'pass a SQuAD v1.1/v2.0 JSON file.', cause: e });
+    throw new SpanproofError('bad-input', `not valid JSON: ${withoutExcerpt((e as Error).message)}`, { file, fix: 'pass a SQuAD v1.1/v2.0 JSON file.', cause: e });
   }
   const deep = tooDeepPath(json);
   if (deep) throw new SpanproofError('bad-input', `nested more than ${MAX_JSON_DEPTH} levels deep; not read.`, { file, field: deep, fix: 'pass a SQuAD v1.1/v2.0 JSON file ({"data": [{"title", "paragraphs": [{"context", "qas"}]}]}).' });

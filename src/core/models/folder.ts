@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import * as path from 'node:path';
 import { SpanproofError } from '../errors';
+import { withoutExcerpt } from '../files/jsonText';
 import { type JsonObject, ModelTokenizer, wordPieceTokenizerJson } from './tokenizer';
 
 /** How token vectors become one sentence vector when the model has no `sentence_embedding` output. */
@@ -101,7 +102,7 @@ function readJson(p: string, dir: string): JsonObject | undefined {
   try {
     return JSON.parse(readFileSync(p, 'utf8')) as JsonObject;
   } catch (e) {
-    throw new SpanproofError('model', `Not valid JSON: ${(e as Error).message}`, {
+    throw new SpanproofError('model', `Not valid JSON: ${withoutExcerpt((e as Error).message)}`, {
       file: path.join(dir, path.relative(path.resolve(dir), p)),
       fix: 'Restore the file from the model export.',
       cause: e,

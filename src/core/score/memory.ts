@@ -18,7 +18,7 @@
  * - L5: coverage is averaged unrounded.
  * Means of hit rate, correctness and coverage carry a 95% percentile-bootstrap CI over items.
  */
-import { MAX_JSON_DEPTH, tooDeepPath } from '../files';
+import { MAX_JSON_DEPTH, tooDeepPath, withoutExcerpt } from '../files';
 import { SpanproofError } from '../errors';
 import { keywordSet, type KeywordTokenizer } from '../metrics/generation';
 import { bootstrapResamples, percentileCI, type MeanCI } from '../stats';
@@ -86,7 +86,7 @@ export function readMemoryEval(file: string): MemoryItem[] {
     data = JSON.parse(readTextFile(file, 'memory-eval JSON'));
   } catch (e) {
     if (e instanceof SpanproofError) throw e;
-    throw new SpanproofError('bad-input', `not valid JSON: ${(e as Error).message}`, { file, fix: 'a JSON array of {query, context, generated_answer, reference_answer}.', cause: e });
+    throw new SpanproofError('bad-input', `not valid JSON: ${withoutExcerpt((e as Error).message)}`, { file, fix: 'a JSON array of {query, context, generated_answer, reference_answer}.', cause: e });
   }
   const deep = tooDeepPath(data);
   if (deep) throw new SpanproofError('bad-input', `nested more than ${MAX_JSON_DEPTH} levels deep; not read.`, { file, field: deep, fix: 'a JSON array of {query, context, generated_answer, reference_answer}.' });

@@ -87,6 +87,11 @@ function problemsOfIssue(issue: z.core.$ZodIssue, input: unknown): SpanproofProb
  *   valid keys at that place). Several problems are listed one per line; `field`/`fix` are the first's.
  */
 export function parseRunSettings(input: unknown, file = '--config'): RunSettings {
+  // zod's own words for a top-level array were "(root): undefined is not valid" (a fresh user's finding)
+  if (typeof input !== 'object' || input === null || Array.isArray(input)) {
+    const what = Array.isArray(input) ? 'an array' : input === null ? 'null' : `a ${typeof input}`;
+    throw new SpanproofError('bad-input', `a settings file holds one JSON object of settings, not ${what}.`, { file, fix: 'write the settings as keys of one object, e.g. {"chunkers": ["heading", "fixed"], "k": 5}.' });
+  }
   const normalised = normaliseKeys(input);
   const r = RUN_SETTINGS_SCHEMA.safeParse(normalised);
   if (r.success) return r.data;

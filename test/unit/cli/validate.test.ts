@@ -160,6 +160,12 @@ test('#16 item 20: a quote that never had offsets is LOCATED, not MOVED; questio
   writeFileSync(gt, JSON.stringify({ spanproof: 1, questions: [] }));
   const empty = cli('--workspace', ws, '--groundtruth', gt);
   assert.equal(empty.code, 2, empty.stdout);
-  assert.match(empty.stderr, /no question can be scored: the ground truth has no questions/);
+  // one message, the one run gives — no "Accepted 0/0 (100.0%)" report above it
+  assert.equal(empty.stdout, '');
+  assert.equal(empty.stderr, `spanproof: ${gt}: no question can be scored: the ground truth has no questions. Fix: add questions with evidence to its "questions" array (the format: docs/ground-truth.md).\n`);
+  writeFileSync(gt, '');
+  const blank = cli('--workspace', ws, '--groundtruth', gt);
+  assert.equal(blank.code, 2, blank.stdout);
+  assert.match(blank.stderr, /gt\.json: the ground-truth file is empty\. Fix: /);
   rmSync(ws, { recursive: true, force: true });
 });

@@ -1,6 +1,7 @@
 /** Reading a catalogue file (`--catalogue FILE`): the built-in catalogue's shape, validated with zod. */
 import { readFileSync } from 'node:fs';
 import { SpanproofError } from '../../errors';
+import { withoutExcerpt } from '../../files/jsonText';
 import { catalogueSchema, type CatalogueEntry } from './entries';
 
 /**
@@ -14,7 +15,7 @@ export function readCatalogueFile(file: string): CatalogueEntry[] {
     raw = JSON.parse(readFileSync(file, 'utf8'));
   } catch (e) {
     const missing = (e as NodeJS.ErrnoException).code === 'ENOENT';
-    throw new SpanproofError(missing ? 'not-found' : 'bad-input', missing ? 'catalogue file not found.' : `not valid JSON: ${(e as Error).message}`, { file, fix: missing ? 'check the --catalogue path.' : 'fix the JSON syntax.' });
+    throw new SpanproofError(missing ? 'not-found' : 'bad-input', missing ? 'catalogue file not found.' : `not valid JSON: ${withoutExcerpt((e as Error).message)}`, { file, fix: missing ? 'check the --catalogue path.' : 'fix the JSON syntax.' });
   }
   const r = catalogueSchema.safeParse(raw);
   if (!r.success) {

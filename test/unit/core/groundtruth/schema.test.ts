@@ -63,8 +63,19 @@ test('parseGroundTruth: syntax errors name line and column', () => {
   e = badInput('{"spanproof": 1,\n  "questions": [1 2]}');
   assert.equal(e.field, 'line 2, column 19'); // the "2" (position 35)
   assert.match(e.message, /not valid JSON/);
-  e = badInput('');
+});
+
+test('parseGroundTruth: an empty file says it is empty (not "a trailing comma?"); a syntax error never echoes the text', () => {
+  for (const text of ['', '\n  \n', '\uFEFF']) {
+    const e = badInput(text);
+    assert.equal(e.message, 'gt.json: the ground-truth file is empty. Fix: write {"spanproof": 1, "questions": [...]} into it (docs/ground-truth.md), or pass the right file with --groundtruth.');
+  }
+  // a Markdown document (or a secret) given as the ground truth: V8's message quoted its first characters
+  const e = badInput('# Secret notes\napi key sk-123\n');
   assert.equal(e.field, 'line 1, column 1');
+  assert.match(e.message, /not valid JSON \(an unexpected character; Unexpected token '#'\)\./);
+  assert.doesNotMatch(e.message, /Secret|sk-123/);
+  assert.doesNotMatch(badInput('{"spanproof": 1} trailing words here').message, /trailing words/);
 });
 
 test('parseGroundTruth accepts a leading BOM and keeps unknown fields', () => {

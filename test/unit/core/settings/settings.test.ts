@@ -8,6 +8,7 @@ import { tempDir } from '../../../helpers/tmp';
 import { planConfigs } from '../../../../src/core/grid/plan';
 import { DEFAULT_SETTINGS } from '../../../../src/core/settings';
 import { isSpanproofError } from '../../../../src/core/errors';
+import { readConfigLayer } from '../../../../src/core/settings/layers';
 
 test('nested keys merge over the defaults; VS Code-style prefixed keys are accepted', () => {
   const s = parseRunSettings({ 'spanproof.k': 3, chunkerParams: { fixed: { size: 500 } }, bootstrap: { seed: 9 } }, 'cfg.json');
@@ -103,6 +104,23 @@ test('readSettingsFile: a missing file is not-found, bad JSON and a bad key are 
   assert.throws(() => readSettingsFile(file), (e: unknown) => isSpanproofError(e) && e.code === 'bad-input' && e.field === 'kk');
   writeFileSync(file, '{"k": 3}');
   assert.equal(readSettingsFile(file).k, 3);
+});
+
+test('a settings file that is not one object (an array, null, a number), or is empty, says so — not "(root): undefined is not valid" or "a trailing comma?"', (t) => {
+  const dir = tempDir('sp-settings-shape-', t);
+  const file = path.join(dir, 'cfg.json');
+  for (const [text, what] of [['[{"k": 3}]', 'an array'], ['null', 'null'], ['5', 'a number'], ['"k"', 'a string']]) {
+    writeFileSync(file, text);
+    for (const read of [readSettingsFile, readConfigLayer]) {
+      assert.throws(() => read(file), (e: unknown) => isSpanproofError(e) && e.code === 'bad-input' && e.message === `${file}: a settings file holds one JSON object of settings, not ${what}. Fix: write the settings as keys of one object, e.g. {"chunkers": ["heading", "fixed"], "k": 5}.`, text);
+    }
+  }
+  for (const text of ['', ' \n']) {
+    writeFileSync(file, text);
+    assert.throws(() => readConfigLayer(file), (e: unknown) => isSpanproofError(e) && e.message === `${file}: the file is empty. Fix: write its JSON content, or give the right file.`);
+  }
+  writeFileSync(file, 'password=hunter2\n');
+  assert.throws(() => readConfigLayer(file), (e: unknown) => isSpanproofError(e) && /not valid JSON/.test(e.message) && !/hunter2/.test(e.message));
 });
 
 test('a `__proto__` key is an unknown key, not a prototype', () => {
