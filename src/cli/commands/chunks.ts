@@ -3,7 +3,7 @@
  * chunk every document of the corpus with every selected chunker and write JSON Lines
  * `{"chunker","id","source","start","end","text"}` — chunkers in the order given, then documents by
  * source, then chunks by offset. The file is written atomically (src/core/files `openAtomicFile`), so a
- * failed run never leaves a half-written file. The settings are `run`'s, from the same layers
+ * failed run never leaves a half-written file; `--out -` writes to stdout. The settings are `run`'s, from the same layers
  * (defaults ← `.vscode/settings.json` ← `--config` ← `--chunkers`): the corpus globs, the chunker
  * parameters, and for `semantic` the run's first embedder — so the chunks are those a run scores.
  */
@@ -21,6 +21,15 @@ import { settingsFromOptions } from './run';
 
 interface ChunksOptions { workspace: string; config?: string; chunkers?: string; out: string; force?: boolean }
 
+/** stdout as the output of `--out -`: each write resolves once the text is handed to the OS (backpressure). */
+function stdoutSink(): AtomicFile {
+  return {
+    write: (data) => new Promise<void>((res, rej) => { process.stdout.write(data, (e) => (e ? rej(e) : res())); }),
+    commit: async () => undefined,
+    abort: async () => undefined,
+  };
+}
+
 export function register(program: Command, setExit: SetExit): void {
   program
     .command('chunks')
@@ -28,7 +37,7 @@ export function register(program: Command, setExit: SetExit): void {
     .option('--workspace <dir>', 'corpus root', '.')
     .option('--config <file>', 'JSON file with run settings (as for `spanproof run`); wins over <workspace>/.vscode/settings.json')
     .option('--chunkers <list>', `comma-separated chunker ids (${CHUNKER_IDS.join(',')}; default: the chunkers setting)`)
-    .requiredOption('--out <file>', 'output JSON Lines file (never over an existing file without --force)')
+    .requiredOption('--out <file>', 'output JSON Lines file (never over an existing file without --force); - for stdout')
     .option('--force', 'replace an existing --out file')
     .addHelpText('after', `
 Each line: {"chunker","id","source","start","end","text"}; offsets are UTF-16 code units, half-open,
@@ -39,15 +48,16 @@ chunker parameters (chunkerParams), the corpus globs and, for "semantic", the em
     .action(async (opts: ChunksOptions) => {
       const settings = settingsFromOptions({ workspace: opts.workspace, config: opts.config, chunkers: opts.chunkers }); // the layers of run (#16 item 19)
       const chunkers = [...new Set(settings.chunkers)];
+      const toStdout = opts.out === '-'; // `--out -` is stdout, as for most Unix tools (it wrote a file named "-")
       const out = path.resolve(opts.out);
       // a bad --out fails before any chunking work (and never as an internal error)
-      checkOutputFile(out, '--out', 'chunks.jsonl', opts.force === true);
+      if (!toStdout) checkOutputFile(out, '--out', 'chunks.jsonl', opts.force === true);
       const corpus = await loadCorpus(opts.workspace, { include: settings.include, exclude: settings.exclude, maxFileBytes: settings.maxFileBytes });
       for (const s of corpus.skipped) process.stderr.write(`spanproof: skipped ${s.source}: ${s.reason} (${s.detail})\n`);
       const params = settings.chunkerParams;
       let file: AtomicFile;
       try {
-        file = await openAtomicFile(out);
+        file = toStdout ? stdoutSink() : await openAtomicFile(out);
       } catch (e) {
         throw outputPathError(e, out, '--out');
       }

@@ -56,14 +56,14 @@ export function register(program: Command, setExit: SetExit): void {
     .argument('<runDir>', 'a run directory (.spanproof/runs/<id>)')
     .option('--format <fmt>', 'md | html | csv | github (PR comment / job summary)', 'md')
     .option('--baseline <runDir>', 'with --format github: show the changes since this run and the questions that newly fail')
-    .option('--out <file>', 'write to this file instead of stdout (never over an existing file without --force)')
+    .option('--out <file>', 'write to this file instead of stdout (never over an existing file without --force); - is stdout')
     .option('--force', 'with --out: replace an existing file')
     .action(async (runDir: string, o: { format: string; out?: string; baseline?: string; force?: boolean }) => {
       if (!['md', 'html', 'csv', 'github'].includes(o.format)) {
         throw new SpanproofError('bad-input', `unknown format "${o.format}".`, { field: '--format', fix: 'use md, html, csv or github.' });
       }
       if (o.baseline !== undefined && o.format !== 'github') throw new SpanproofError('bad-input', '--baseline applies to --format github only.', { field: '--baseline', fix: 'add --format github, or drop --baseline.' });
-      const out = o.out === undefined ? undefined : path.resolve(o.out);
+      const out = o.out === undefined || o.out === '-' ? undefined : path.resolve(o.out); // `--out -` is stdout, as in chunks
       if (out) checkOutputFile(out, '--out', `report.${o.format}`, o.force === true); // before rendering: a bad --out fails fast
       const run = readComplete(runDir);
       const baseline = o.baseline === undefined ? null : readComplete(o.baseline, '--baseline');

@@ -2,12 +2,13 @@
  * CSV report: one row per config in rank order (RFC 4180 quoting): rank, score (= primary metric
  * mean), pareto, recommended, the paired difference to the best with its CI, Holm p, non-inferiority,
  * deterministic cost, every metric's mean/lo/hi at the run's cutoffs, cause counts, context chars,
- * median and quartile latency ms, then the injection exposure and attack columns when the run has
+ * median and quartile latency ms (rounded as the tables show them: 0.01 ms below 10 ms, else 0.1 ms), then the injection exposure and attack columns when the run has
  * them (./injection.ts, ./attacks.ts).
  */
 import { CAUSES } from '../types';
 import { resultMetricKeys } from '../metrics/registry';
 import { buildReportModel } from './model';
+import { roundedMs } from './format';
 import { injectionCsv } from './injection';
 import { attacksCsv } from './attacks';
 import type { RunData } from '../runs/types';
@@ -31,7 +32,7 @@ export function renderCsv(data: RunData): string {
         r.ranking?.diffVsBest?.mean, r.ranking?.diffVsBest?.lo, r.ranking?.diffVsBest?.hi, r.ranking?.pHolm, r.ranking?.nonInferior,
         r.ranking?.cost?.total, r.ranking?.cost?.context, r.ranking?.cost?.contextUnit, r.ranking?.cost?.compute,
         ...keys.flatMap((x) => [c.metrics[x]?.mean, c.metrics[x]?.lo, c.metrics[x]?.hi]),
-        ...CAUSES.map((x) => c.causes[x] ?? 0), c.contextChars, r.latencyMs, r.latency?.p25Ms, r.latency?.p75Ms, c.scored, c.failed.length, ...inj.cells(c.id), ...att.cells(c.id),
+        ...CAUSES.map((x) => c.causes[x] ?? 0), c.contextChars, roundedMs(r.latencyMs), roundedMs(r.latency?.p25Ms), roundedMs(r.latency?.p75Ms), c.scored, c.failed.length, ...inj.cells(c.id), ...att.cells(c.id),
       ].map(cell).join(','),
     );
   }

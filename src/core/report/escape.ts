@@ -9,16 +9,19 @@
 /**
  * `s` as inert Markdown text on one line: line breaks and tabs become one space; `&`, `<`, `>` become
  * HTML entities (no tag, no `<javascript:…>` autolink); Markdown punctuation `\ ` * _ [ ] # | ~` is
- * backslash-escaped (no emphasis, code, link `[x](…)`, heading or table cell break); `@` gets a
- * zero-width space (no mention); `://` becomes `&#58;//` (no bare-URL autolink). The rendered text
- * reads like `s`.
+ * backslash-escaped (no emphasis, code, link `[x](…)`, heading or table cell break); an `@` that
+ * could start a GitHub mention (at the start or after a character that is not a letter, digit or `_`)
+ * gets a zero-width space after it (no mention, no notification); an `@` inside a word (`hit@5`,
+ * `a@b`) is no mention and stays as it is — the entity showed in every metric name of a report read
+ * in a terminal or an editor (`hit@&#8203;5`); `://` becomes `&#58;//` (no bare-URL autolink). The
+ * rendered text reads like `s`.
  */
 export function markdownText(s: string): string {
   return s
     .replace(/[\r\n\t]+/g, ' ')
     .replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;')
     .replace(/[\\`*_[\]#|~]/g, (c) => `\\${c}`)
-    .replace(/@/g, '@&#8203;')
+    .replace(/(^|[^A-Za-z0-9_])@/g, '$1@&#8203;')
     .replace(/:\/\//g, '&#58;//');
 }
 

@@ -7,13 +7,15 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { tempDir } from '../../helpers/tmp';
 import { REPO } from '../../helpers/paths';
 
 
-function cli(args: string[]): { status: number | null; stderr: string } {
-  const r = spawnSync(process.execPath, ['--import', 'tsx', path.join(REPO, 'src/cli/main.ts'), ...args], { cwd: REPO, encoding: 'utf8' });
-  return { status: r.status, stderr: r.stderr };
+function cli(args: string[], cwd = REPO): { status: number | null; stdout: string; stderr: string } {
+  // tsx by its file URL: `--import tsx` resolves from cwd, which may be a temporary folder
+  const r = spawnSync(process.execPath, ['--import', pathToFileURL(require.resolve('tsx')).href, path.join(REPO, 'src/cli/main.ts'), ...args], { cwd, encoding: 'utf8' });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
 test('spanproof chunks writes one JSON line per chunk and chunker; bad chunker ids exit 2', (t) => {
@@ -48,6 +50,13 @@ test('spanproof chunks writes one JSON line per chunk and chunker; bad chunker i
     'fixed guide.md#0-73',
     'fixed notes/plain.txt#0-38',
   ]);
+
+  // `--out -` is stdout (it wrote a file named "-"): the same lines, no file
+  const piped = cli(['chunks', '--workspace', ws, '--chunkers', 'heading,fixed', '--out', '-'], ws);
+  assert.equal(piped.status, 0, piped.stderr);
+  assert.equal(piped.stdout, readFileSync(out, 'utf8'));
+  assert.equal(existsSync(path.join(ws, '-')), false);
+  assert.match(piped.stderr, /spanproof: fixed: 2 chunks from 2 documents/);
 
   const bad = cli(['chunks', '--workspace', ws, '--chunkers', 'fixed,nope', '--out', path.join(ws, 'bad.jsonl')]);
   assert.equal(bad.status, 2);

@@ -9,6 +9,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { hostname } from 'node:os';
 import { DEFAULT_SETTINGS } from '../../../src/core/settings';
 import { tempDir } from '../../helpers/tmp';
@@ -43,6 +44,10 @@ test('report --out: a folder, a path under a file and a missing folder exit 2; a
   const ok = cli(['report', runDir, '--out', path.join(root, 'ok.md')]);
   assert.equal(ok.code, 0, ok.stderr);
   assert.match(readFileSync(path.join(root, 'ok.md'), 'utf8'), /^# Spanproof run r1\n[^]*succeeded/);
+  const dash = spawnSync(process.execPath, ['--import', pathToFileURL(require.resolve('tsx')).href, path.join(REPO, 'src/cli/main.ts'), 'report', runDir, '--out', '-'], { cwd: root, encoding: 'utf8' }); // `-` is stdout
+  assert.equal(dash.status, 0, dash.stderr);
+  assert.equal(dash.stdout, readFileSync(path.join(root, 'ok.md'), 'utf8'));
+  assert.ok(!existsSync(path.join(root, '-')));
   assert.ok(!existsSync(path.join(root, 'no')));
 });
 

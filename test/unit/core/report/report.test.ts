@@ -85,3 +85,22 @@ test('every report names the embedder (a built-in says it is a small general mod
   }
   assert.match(renderMarkdown(recorded), /- embedder use-lite: a test description, a small general model/);
 });
+
+test('CSV latency columns are rounded as the tables show them (0.01 ms below 10 ms, else 0.1 ms), not 0.1574110000001383', () => {
+  const d = fakeRun();
+  d.ranking![0].latencyMs = 0.1574110000001383;
+  d.ranking![1].latencyMs = 12.3456;
+  d.timings = { perConfig: { 'fixed/bm25/none': { medianQueryMs: 0.1574110000001383, p25QueryMs: 0.1195069999999987, p75QueryMs: 0.18583274999969035, timedQueries: 2 } } } as never;
+  const [head, a, b] = renderCsv(d).split('\r\n').map((l) => l.split(','));
+  const at = (row: string[], col: string) => row[head.indexOf(col)];
+  assert.deepEqual(['median_ms', 'p25_ms', 'p75_ms'].map((c) => at(a, c)), ['0.16', '0.12', '0.19']);
+  assert.deepEqual(['median_ms', 'p25_ms', 'p75_ms'].map((c) => at(b, c)), ['12.3', '', '']);
+});
+
+test('Markdown: a metric name like hit@5 is written as it is (no @&#8203; in a report read in a terminal); a mention-like @name still gets the zero-width space', () => {
+  const d = fakeRun();
+  d.results!.acceptance.stale[0].reason = 'no occurrence of hit@5 for @octocat';
+  const md = renderMarkdown(d);
+  assert.doesNotMatch(md, /\w@&#8203;/);
+  assert.ok(md.includes('no occurrence of hit@5 for @&#8203;octocat'), md);
+});
