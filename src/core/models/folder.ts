@@ -31,7 +31,8 @@ export const FALLBACK_MAX_LENGTH = 512;
 /**
  * Opens a model folder. Throws SpanproofError('not-found') if `dir` is not a folder, and
  * SpanproofError('model') naming the folder, what was found and what is expected when the model or
- * the tokenizer is missing or a config file is not valid JSON.
+ * the tokenizer is missing or a config file is not valid JSON, or naming the file when it does not
+ * match its recorded SHA-256 (SHA256SUMS, or a pulled model's manifest).
  */
 export function openModelFolder(dir: string): ModelFolder {
   const abs = path.resolve(dir);
@@ -73,8 +74,59 @@ export function openModelFolder(dir: string): ModelFolder {
     const p = path.join(abs, f);
     if (existsSync(p)) hashed.push(p);
   }
+  const { contentHash, digests } = hashFiles(abs, hashed);
+  verifyChecksums(abs, dir, digests); // before the tokenizer is built and before any session loads model.onnx
   const tokenizer = new ModelTokenizer(tokenizerJson, tokenizerConfig, maxLength, path.join(dir, existsSync(tokenizerJsonPath) ? 'tokenizer.json' : 'vocab.txt'));
-  return { dir: abs, modelPath, tokenizer, pooling: poolingOf(poolingConfig), maxLength, contentHash: hashFiles(abs, hashed) };
+  return { dir: abs, modelPath, tokenizer, pooling: poolingOf(poolingConfig), maxLength, contentHash };
+}
+
+/** The pulled-model manifest of src/core/models/catalogue/store.ts (its `files` carry the pinned SHA-256). */
+const MANIFEST = 'spanproof-model.json';
+
+/**
+ * The recorded SHA-256 of the folder's files, by POSIX path relative to the folder: `SHA256SUMS`
+ * (`sha256sum` output: `<hex>  <name>` or `<hex> *<name>`; the bundled models ship one) and the
+ * manifest of a pulled catalogue model. Empty when the folder has neither. Unreadable lines are skipped.
+ */
+function recordedSums(abs: string): { sums: Map<string, { sha256: string; from: string }>; pulled: string | null } {
+  const sums = new Map<string, { sha256: string; from: string }>();
+  let pulled: string | null = null;
+  try {
+    const m = JSON.parse(readFileSync(path.join(abs, MANIFEST), 'utf8')) as { name?: unknown; files?: unknown };
+    if (typeof m.name === 'string') pulled = m.name;
+    if (Array.isArray(m.files)) {
+      for (const f of m.files as Array<{ path?: unknown; sha256?: unknown }>) if (typeof f.path === 'string' && typeof f.sha256 === 'string') sums.set(f.path, { sha256: f.sha256.toLowerCase(), from: MANIFEST });
+    }
+  } catch { /* no manifest (or not JSON): not a pulled model */ }
+  let text = '';
+  try { text = readFileSync(path.join(abs, 'SHA256SUMS'), 'utf8'); } catch { /* none */ }
+  for (const line of text.split(/\r?\n/)) {
+    const m = /^([0-9a-fA-F]{64}) [ *](.+)$/.exec(line.trim());
+    if (m) sums.set(m[2].replace(/^\.\//, ''), { sha256: m[1].toLowerCase(), from: 'SHA256SUMS' });
+  }
+  return { sums, pulled };
+}
+
+/**
+ * Refuses a model folder whose model, tokenizer or config file no longer has the SHA-256 its
+ * SHA256SUMS (or pulled-model manifest) records — a file edited or damaged after it was written would
+ * otherwise be used silently when it still parses (a fresh user's finding). Only the files the loader
+ * reads are checked (a changed README does not matter); a folder without recorded sums is not checked.
+ * @throws SpanproofError('model') naming the file, both hashes and how to restore it.
+ */
+function verifyChecksums(abs: string, dir: string, digests: ReadonlyMap<string, string>): void {
+  const { sums, pulled } = recordedSums(abs);
+  for (const [rel, got] of digests) {
+    const want = sums.get(rel);
+    if (!want || want.sha256 === got) continue;
+    const restore = pulled
+      ? `re-download it: spanproof models remove ${pulled}, then spanproof models pull ${pulled}`
+      : 're-download or re-export the model folder (a model bundled with Spanproof: reinstall Spanproof, or git checkout media/models in a clone)';
+    throw new SpanproofError('model', `this file does not match the SHA-256 that ${want.from} records for it (${want.from} says ${want.sha256.slice(0, 12)}…, the file has ${got.slice(0, 12)}…): it was changed or damaged after the model was written, so it is not used.`, {
+      file: path.join(dir, rel),
+      fix: `${restore}. If you changed it on purpose, update its line in ${want.from === 'SHA256SUMS' ? 'SHA256SUMS (sha256sum ' + rel + ')' : `${MANIFEST}, or copy the folder without it`}.`,
+    });
+  }
 }
 
 /**
@@ -117,13 +169,21 @@ function listing(abs: string): string {
   return shown.join(', ') + (names.length > 20 ? `, … (${names.length} entries)` : '');
 }
 
-function hashFiles(abs: string, files: string[]): string {
+/**
+ * `contentHash` (first 16 hex digits of SHA-256 over the files' relative paths and bytes, in the given
+ * order) and each file's own SHA-256 (by relative POSIX path), from one read of each file.
+ */
+function hashFiles(abs: string, files: string[]): { contentHash: string; digests: Map<string, string> } {
   const h = createHash('sha256');
+  const digests = new Map<string, string>();
   for (const f of files) {
-    h.update(path.relative(abs, f).split(path.sep).join('/'));
+    const rel = path.relative(abs, f).split(path.sep).join('/');
+    const bytes = readFileSync(f);
+    h.update(rel);
     h.update('\0');
-    h.update(readFileSync(f));
+    h.update(bytes);
     h.update('\0');
+    digests.set(rel, createHash('sha256').update(bytes).digest('hex'));
   }
-  return h.digest('hex').slice(0, 16);
+  return { contentHash: h.digest('hex').slice(0, 16), digests };
 }

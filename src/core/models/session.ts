@@ -29,6 +29,28 @@ function loadedOrt(): Ort {
   return ortModule;
 }
 
+/**
+ * onnxruntime's load failure in words: its C++ message ("Load model from /p/model.onnx failed:Protobuf
+ * parsing failed.") names the path again and says nothing a user can act on. A file that does not
+ * parse as ONNX is said to be damaged or not a model; other failures keep onnxruntime's reason.
+ */
+export function ortLoadError(e: unknown, modelPath: string): SpanproofError {
+  const raw = (e instanceof Error ? e.message : String(e)).trim();
+  const reason = raw.replace(/^\[ONNXRuntimeError\] : \d+ : \w+ : /, '').replace(/^Load model from .*? failed: ?/s, '').trim();
+  if (/protobuf parsing failed|invalid protobuf|no graph was found|ModelProto does not have a graph/i.test(reason)) {
+    return new SpanproofError('model', 'this model.onnx is damaged (cut short or overwritten) or not an ONNX model: onnxruntime cannot read it.', {
+      file: modelPath,
+      fix: 're-download or re-export the model (spanproof models pull NAME for a catalogue model; optimum-cli export onnx for your own), then run again.',
+      cause: e,
+    });
+  }
+  return new SpanproofError('model', `onnxruntime could not load this model: ${reason.replace(/\.?$/, '.')}`, {
+    file: modelPath,
+    fix: 'Use an ONNX file exported by Hugging Face Optimum (opset ≥ 11) for CPU.',
+    cause: e,
+  });
+}
+
 /** Input names this code knows how to fill (`position_ids` = 0, 1, 2, … per row, as some exports declare it). */
 export const KNOWN_INPUTS = ['input_ids', 'attention_mask', 'token_type_ids', 'position_ids'] as const;
 
@@ -50,11 +72,7 @@ export async function createSession(modelPath: string, threads: number, dir: str
       graphOptimizationLevel: 'all',
     });
   } catch (e) {
-    throw new SpanproofError('model', `onnxruntime could not load the model: ${(e as Error).message}`, {
-      file: modelPath,
-      fix: 'Use an ONNX file exported by Hugging Face Optimum (opset ≥ 11) for CPU.',
-      cause: e,
-    });
+    throw ortLoadError(e, modelPath);
   }
   const unknown = session.inputNames.filter((n) => !(KNOWN_INPUTS as readonly string[]).includes(n));
   if (unknown.length > 0 || !session.inputNames.includes('input_ids')) {
