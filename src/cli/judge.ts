@@ -119,6 +119,9 @@ export function generationText(r: GenerationStageResult): string[] {
   }
   out.push(`  pooled r(coverage@5, ${s.correlation.y}) = ${fmt(s.correlation.pooled.r)} [${fmt(s.correlation.pooled.lo)}, ${fmt(s.correlation.pooled.hi)}], n = ${s.correlation.pooled.n}`);
   out.push(ledgerLine(r.ledger));
+  // A partial failure keeps the stage succeeded, but is never silent (#16 item 16).
+  const failed = Object.entries(r.ledger.byModel).filter(([, c]) => c.failures > 0);
+  if (failed.length) out.push(`Warning: ${failed.map(([m, c]) => `${m}: ${c.failures} of ${c.requests} request(s) failed`).join('; ')} (retries included); the unmeasured items above say why.`);
   return out;
 }
 

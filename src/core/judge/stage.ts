@@ -230,6 +230,10 @@ export async function runGenerationStage(runDir: string, opts: GenerationStageOp
   const ledgerNow = client.ledger.snapshot({ status: res.status, items: { done: res.records.length, total: items.length }, sameModel });
   if (res.status === 'succeeded' && everyRequestFailed(ledgerNow)) {
     res = { ...res, status: 'failed', error: new SpanproofError('bad-input', `every request to the endpoint failed (${ledgerNow.requests} request(s)); most often: ${commonFailure(res.records)}.`, { field: 'judge.endpoint', fix: 'check the endpoint URL, the model names, the API key and the server\'s log; the answers were not generated.' }) };
+  } else if (res.status === 'succeeded' && judge.judgeModel !== judge.generatorModel && ledgerNow.byModel[judge.judgeModel] && everyRequestFailed(ledgerNow.byModel[judge.judgeModel])) {
+    // The generator answered but no judgement came back: nothing was measured, so the stage did not succeed (#16 item 16).
+    const j = ledgerNow.byModel[judge.judgeModel];
+    res = { ...res, status: 'failed', error: new SpanproofError('bad-input', `every request to the judge model "${judge.judgeModel}" failed (${j.requests} request(s)); most often: ${commonFailure(res.records)}.`, { field: '--judge-model', fix: 'check the judge model name and the server\'s log (the generator answered); the answers were kept, none was judged.' }) };
   }
   const summary = await writeStageFiles(runDir, res, { data, configs, metrics, judge, sameModel, items: items.length, client, opts });
   rmSync(partialFile, { force: true });

@@ -6,7 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startFakeServer } from '../../helpers/fakeServer';
 import { tempDir } from '../../helpers/tmp';
@@ -135,6 +135,52 @@ test('#16 item 16: score --endpoint where every judge request failed exits 2 (no
     assert.equal(r.code, 2, r.stderr);
     assert.match(r.stderr, /every request to the endpoint failed/);
     assert.ok(r.stderr.indexOf(`to ${srv.url}`) >= 0, 'the endpoint is named before the requests');
+  } finally {
+    await srv.close();
+  }
+});
+
+test('#16 item 16: generate / run --generate where every judge request fails (the generator answers) exit 2 with status failed; a partial judge failure stays succeeded and says how many failed', async (t) => {
+  if (!existsSync(MINI_GT)) return t.skip('samples/fastapi-mini is absent');
+  // The generator "g" answers; the judge "j" gets HTTP 500 (retried at once: retry-after-ms 0).
+  const boom = { status: 500, headers: { 'retry-after-ms': '0' }, body: JSON.stringify({ error: { message: 'jboom' } }) };
+  let failWhen: (req: { model: string; messages: Array<{ content: string }> }) => boolean = (req) => req.model === 'j';
+  const srv = await startFakeServer({ script: (req) => (failWhen(req) ? boom : undefined) });
+  try {
+    const root = tempDir('spanproof-judge-cli-judgefail-');
+    const runArgs = ['run', '--workspace', MINI, '--groundtruth', MINI_GT, '--runs-dir', join(root, 'runs'), '--cache-dir', join(root, 'cache'), '--chunkers', 'heading', '--retrievers', 'bm25', '--rerank', 'off', '--json'];
+    const flags = ['--endpoint', srv.url, '--generator-model', 'g', '--judge-model', 'j', '--judge-metrics', 'groundedness', '--generate-configs', 'heading/bm25/none', '--no-judge-cache'];
+    const base = await cli(runArgs);
+    assert.equal(base.code, 0, base.stderr);
+    const runDir = JSON.parse(base.stdout).runDir as string;
+    const ws = ['--workspace', MINI, '--groundtruth', MINI_GT];
+
+    const g = await cli(['generate', runDir, ...ws, ...flags]);
+    assert.equal(g.code, 2, `every judge request failed: exit 2 like every generator request failing\n${g.stdout}\n${g.stderr}`);
+    assert.match(g.stderr, /every request to the judge model "j" failed/);
+    assert.match(g.stderr, /jboom/);
+    assert.match(g.stderr, /Fix: /);
+    assert.doesNotMatch(g.stderr, /\n\s+at /, 'no stack trace');
+    assert.equal(JSON.parse(readFileSync(join(runDir, 'ledger.json'), 'utf8')).status, 'failed');
+    assert.equal(JSON.parse(readFileSync(join(runDir, 'results.json'), 'utf8')).answers.status, 'failed');
+
+    // Only the judge requests about one question fail: succeeded, exit 0, and the output says how many failed.
+    const q0 = (JSON.parse(readFileSync(MINI_GT, 'utf8')) as { questions: Array<{ question: string }> }).questions[0].question;
+    failWhen = (req) => req.model === 'j' && req.messages.some((m) => m.content.includes(q0));
+    const p = await cli(['generate', runDir, ...ws, ...flags, '--overwrite']);
+    assert.equal(p.code, 0, p.stderr);
+    assert.match(p.stdout, /measured 9\/10/);
+    assert.match(p.stdout, /j: [1-9]\d* of \d+ request\(s\) failed/, p.stdout);
+    assert.equal(JSON.parse(readFileSync(join(runDir, 'ledger.json'), 'utf8')).status, 'succeeded');
+
+    // run --generate: the same, exit 2, the retrieval run kept, status failed.
+    failWhen = (req) => req.model === 'j';
+    const r = await cli([...runArgs, '--generate', ...flags]);
+    assert.equal(r.code, 2, `${r.stdout}\n${r.stderr}`);
+    assert.match(r.stderr, /every request to the judge model "j" failed/);
+    const dirs = readdirSync(join(root, 'runs')).map((d) => join(root, 'runs', d)).filter((d) => d !== runDir && existsSync(join(d, 'ledger.json')));
+    assert.equal(dirs.length, 1);
+    assert.equal(JSON.parse(readFileSync(join(dirs[0], 'ledger.json'), 'utf8')).status, 'failed');
   } finally {
     await srv.close();
   }
