@@ -259,6 +259,7 @@ test('METEOR: exact stage before the stem stage, lowercasing, NLTK-mode stemmer,
 test('ROUGE: the tokeniser stems only tokens longer than 3 characters with the NLTK-mode stemmer, and only when asked', () => {
   assert.deepEqual(rougeTokenize('running dying was'), ['running', 'dying', 'was']);
   assert.deepEqual(rougeTokenize('running dying was', true), ['run', 'die', 'was']); // "was" (3) kept as is
+  assert.equal(rougeScore('run', 'running', { rougeTypes: ['rouge1'] }).rouge1.fmeasure, 0); // use_stemmer defaults to False
 });
 
 test('ROUGE: F = 2PR/(P+R), 0 when P + R = 0; an empty side is 0; invalid types; score_multi takes the first best', () => {
@@ -359,4 +360,10 @@ test('scoreGeneration keyword: best reference, correct only above the threshold'
   assert.deepEqual(k.detail, { correct: false, threshold: 0.7, matched: 7, referenceKeywords: 10 });
   assert.equal(scoreGeneration(pred, [ref], { metrics: ['keyword'], keywordThreshold: 0.5 })[0].detail!.correct, true);
   assert.equal(scoreGeneration('k1 k2', ['k1 k2 k3', 'zz'], { metrics: ['keyword'] })[0].value, 2 / 3);
+  // a tie (1/2 and 2/4) keeps the first reference's counts
+  assert.deepEqual(scoreGeneration('k1 k3', ['k1 k2', 'k1 k2 k3 k4'], { metrics: ['keyword'] })[0].detail, { correct: false, threshold: 0.7, matched: 1, referenceKeywords: 2 });
+  // reference mode is memory-eval's \w+ for every reference: the Han run "模型用于" is one keyword → 0
+  assert.equal(scoreGeneration('模型', ['模型用于'], { metrics: ['keyword'], tokenization: 'reference' })[0].value, 0);
+  assert.equal(scoreGeneration('模型', ['zz', '模型用于'], { metrics: ['keyword'], tokenization: 'reference' })[0].value, 0);
+  assert.equal(scoreGeneration('模型', ['zz', '模型用于'], { metrics: ['keyword'] })[0].value, 1 / 2); // ICU: 模型 | 用于
 });
