@@ -15,11 +15,13 @@ import { VERSION } from '../core/version';
 import { installBrokenPipeGuard, installTerminalGuard } from './terminal';
 import { EXIT, exitStatusOf } from './exit';
 import { cancelledExitStatus } from './cancel';
+import { onReplyCacheWarning } from '../core/judge/cache';
 
 
 async function main(argv: string[]): Promise<number> {
   installBrokenPipeGuard(); // a reader that goes away ends the CLI quietly (#16 item 17)
   installTerminalGuard(); // every string printed is terminal-safe (#16 item 5)
+  onReplyCacheWarning((line) => process.stderr.write(`warning: ${line}\n`)); // an edited or damaged judge reply file is asked again
   const program = new Command()
     .name('spanproof')
     .description('Span-level evaluation of RAG retrieval pipelines on your own documents.')

@@ -159,6 +159,11 @@ async function engineStage(s: RunState, models: RunModels): Promise<{ out: Engin
   );
   caches.flush();
   inputs.warnings.push(...caches.notices()); // a damaged cache is rebuilt, said in one line (#16 item 15)
+  // endpoint models' caches: an edited or damaged value is asked again, said in one line
+  for (const m of [...models.embedders.map((e) => e.model), models.reranker]) {
+    const n = m?.takeCacheNotice?.();
+    if (n) inputs.warnings.push(n);
+  }
   if (settings.externalRetrievers.length) {
     // External retrievers (./external.ts) join the engine's configs and items; scoring on is shared.
     const ext = await s.clock.time('external', () => externalStage({

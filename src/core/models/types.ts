@@ -31,6 +31,8 @@ export interface TextEmbedder {
    * ([CLS]/[SEP]) and without truncation — the context cost of the text for this model.
    */
   countTokens(text: string): number;
+  /** The one-line notice of a disk cache of this model that could not be used whole (endpoint models: edited or damaged values, asked again), once; absent or null = none. */
+  takeCacheNotice?(): string | null;
   /** Releases the ONNX session. The embedder must not be used afterwards. */
   dispose(): Promise<void>;
 }
@@ -52,6 +54,8 @@ export interface PairScorer {
    * (cross-encoder logit, or MaxSim sum of cosines).
    */
   score(query: string, passages: readonly string[]): Promise<Float32Array>;
+  /** The one-line notice of a disk cache of this model that could not be used whole (endpoint models: edited or damaged values, asked again), once; absent or null = none. */
+  takeCacheNotice?(): string | null;
   /** Releases the ONNX session. */
   dispose(): Promise<void>;
 }

@@ -74,6 +74,10 @@ class EndpointEmbedder implements TextEmbedder {
     this.batchSize = Math.max(1, Math.floor(o.batchSize ?? 32));
   }
 
+  takeCacheNotice(): string | null {
+    return this.cache.takeNotice();
+  }
+
   get dim(): number {
     const d = this.cache.dim;
     if (d === null) throw new SpanproofError('invariant', `endpoint embedder ${this.id}: vector length read before the first reply.`);

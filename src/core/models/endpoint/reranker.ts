@@ -61,6 +61,10 @@ class EndpointReranker implements PairScorer {
     this.batchSize = Math.max(1, Math.floor(o.batchSize ?? 64));
   }
 
+  takeCacheNotice(): string | null {
+    return this.cache.takeNotice();
+  }
+
   async dispose(): Promise<void> {}
 
   async score(query: string, passages: readonly string[]): Promise<Float32Array> {

@@ -5,7 +5,7 @@
 // L2-normalised here.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readdirSync, statSync, truncateSync } from 'node:fs';
+import { readFileSync, readdirSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DIMENSION_PROBE, ModelEndpoint, loadEndpointEmbedder } from '../../../../src/core/models/endpoint';
 import { isSpanproofError } from '../../../../src/core/errors';
@@ -239,4 +239,48 @@ test('a URL with user:password@ is refused, and never shown with them', () => {
   });
   assert.throws(() => new ModelEndpoint({ endpoint: 'ftp://example.com' }), /not http or https/);
   assert.throws(() => new ModelEndpoint({ endpoint: '' }), /needs an endpoint/);
+});
+
+test('an edited or damaged cached value is not used: asked again, the file rewritten without it, one notice; a version-1 file is read and upgraded', async (t) => {
+  const srv = await startFakeModelServer({ dim: DIM });
+  t.after(() => srv.close());
+  const cacheDir = tempDir('sp-ep-', t);
+  const open = () => loadEndpointEmbedder({ connection: new ModelEndpoint({ endpoint: srv.url }), model: 'bow', cacheDir, batchSize: 100, countTokens });
+  const e = await open();
+  await e.embed(TEXTS.slice(0, 3));
+  assert.equal(e.takeCacheNotice?.(), null);
+  const dir = join(cacheDir, 'endpoint-models');
+  const file = join(dir, readdirSync(dir)[0]);
+  const raw = readFileSync(file);
+  const body = raw.indexOf(0x0a) + 1;
+  assert.equal(JSON.parse(raw.subarray(0, body).toString()).version, 2);
+  const rec = 32 + 4 * DIM + 8;
+  assert.equal((raw.length - body) % rec, 0);
+  // the value of the third record (the probe, TEXTS[0], then TEXTS[1]) edited: one float changed
+  const edited = Buffer.from(raw);
+  edited.writeFloatLE(0.5, body + 2 * rec + 32);
+  writeFileSync(file, edited);
+  const sent = srv.requests.length;
+  const again = await open();
+  assert.equal(again.takeCacheNotice?.(), `the endpoint cache ${file} was edited or damaged (1 of its 4 values do not match their checksum — changed after Spanproof wrote them); those are asked again.`);
+  const m = await again.embed(TEXTS.slice(0, 3));
+  assert.equal(srv.requests.length, sent + 1);
+  assert.deepEqual(srv.requests.at(-1)!.body.input, [TEXTS[1]]);
+  assertRow(m, 1, unit(TEXTS[1]));
+  const third = await open();
+  assert.equal(third.takeCacheNotice?.(), null, 'rewritten without the bad record');
+  await third.embed(TEXTS.slice(0, 3));
+  assert.equal(srv.requests.length, sent + 1);
+
+  // version 1 (before the checks): its records are used, and the file is rewritten as version 2
+  const v2 = readFileSync(file);
+  const header = JSON.parse(v2.subarray(0, v2.indexOf(0x0a)).toString());
+  const records: Buffer[] = [];
+  for (let at = v2.indexOf(0x0a) + 1; at < v2.length; at += rec) records.push(v2.subarray(at, at + rec - 8));
+  writeFileSync(file, Buffer.concat([Buffer.from(JSON.stringify({ ...header, version: 1 }) + '\n'), ...records]));
+  const fromV1 = await open();
+  assert.equal(fromV1.takeCacheNotice?.(), null);
+  await fromV1.embed(TEXTS.slice(0, 3));
+  assert.equal(srv.requests.length, sent + 1, 'version-1 values used');
+  assert.deepEqual(readFileSync(file), v2, 'rewritten as version 2, byte for byte');
 });
