@@ -53,6 +53,11 @@ export function openAIClient(o: OpenAIClientOptions): OpenAI {
     url.username = '';
     url.password = '';
   }
+  // A query in the base URL (a proxy's `?api_key=…`, `?api-version=…`) goes on every request as the
+  // SDK's defaultQuery: the SDK appends the route to baseURL as text, which put `/chat/completions`
+  // inside the query (`?api_key=Q%2Fchat%2Fcompletions`).
+  const defaultQuery = url.search ? Object.fromEntries(url.searchParams) : undefined;
+  url.search = '';
   const key = o.apiKey || 'no-key';
   const timeout = (o.policy?.timeoutMs ?? DEFAULT_TIMEOUT_MS) + 5000; // ours fires first, with a clearer error
   const fetch = createFetch({ ...o.policy, stream: false });
@@ -61,5 +66,5 @@ export function openAIClient(o: OpenAIClientOptions): OpenAI {
     return new (openaiSdk().AzureOpenAI)({ endpoint: url.origin, apiKey: key, apiVersion: process.env.SPANPROOF_AZURE_API_VERSION || '2024-10-21', maxRetries: 0, timeout, fetch, defaultHeaders: headers });
   }
   const base = url.href.replace(/\/$/, '') === o.endpoint.replace(/\/$/, '') ? o.endpoint : url.href;
-  return new (openaiSdk().OpenAI)({ baseURL: base, apiKey: key, maxRetries: 0, timeout, fetch, defaultHeaders: { ...headers, ...(azure ? { 'api-key': key } : {}) } });
+  return new (openaiSdk().OpenAI)({ baseURL: base, apiKey: key, maxRetries: 0, timeout, fetch, defaultHeaders: { ...headers, ...(azure ? { 'api-key': key } : {}) }, ...(defaultQuery ? { defaultQuery } : {}) });
 }

@@ -112,3 +112,17 @@ test('item 5: user:pass@ in the endpoint is sent as Basic auth, never in the URL
   const c = new ChatClient({ endpoint: `${closed.origin.replace('http://', 'http://alice:s3cret@')}/v1`, retries: 0 });
   await assert.rejects(c.chat({ model: 'm', messages: [{ role: 'user', content: 'hi' }], promptVersion: 'p' }), (e: unknown) => e instanceof Error && /cannot reach the endpoint http:\/\/\*\*\*@127\.0\.0\.1/.test(e.message) && !e.message.includes('s3cret'));
 });
+
+test('an endpoint with a query string (?api_key=…): the route goes before the query on every request; the ledger and messages show the key redacted', { timeout: 20000 }, async () => {
+  const srv = await startHostileServer(reply('ok'));
+  try {
+    const c = new ChatClient({ endpoint: `${srv.origin}/ok/v1?api_key=Q123&tenant=t1`, retries: 0 });
+    assert.equal((await c.chat({ model: 'm', messages: MSG, promptVersion: 'p' })).content, 'ok');
+    assert.equal(srv.requests[0].url, '/ok/v1/chat/completions?api_key=Q123&tenant=t1', 'the request line: path, then the query');
+    const ledger = JSON.stringify(c.ledger.snapshot({ status: 'succeeded', items: { done: 1, total: 1 }, sameModel: false }));
+    assert.ok(!ledger.includes('Q123'), ledger);
+    assert.ok(ledger.includes('api_key=***&tenant=t1'), ledger);
+  } finally {
+    await srv.close();
+  }
+});
