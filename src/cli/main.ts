@@ -44,7 +44,7 @@ async function main(argv: string[]): Promise<number> {
     if (e instanceof RequestFailure) {
       // the endpoint the user configured could not be used (unreachable, refused key, unknown model…): their
       // configuration to fix, not a crash — the message already names the endpoint (redacted) and the cause
-      process.stderr.write(`spanproof: ${e.message.replace(/\.?$/, '.')}\n  Fix: check --endpoint (is the server running and reachable from here?), the API key in SPANPROOF_API_KEY and the model name, then run again.\n`);
+      process.stderr.write(`spanproof: ${e.message.replace(/\.?$/, '.')}\n  Fix: ${e.fix ?? 'check --endpoint (is the server running and reachable from here?), the API key in SPANPROOF_API_KEY and the model name, then run again.'}\n`);
       return EXIT.badInput;
     }
     process.stderr.write(`spanproof: internal error: ${e instanceof Error ? e.stack ?? e.message : String(e)}\n`);

@@ -40,6 +40,11 @@ export interface SpanproofErrorDetails {
   cause?: unknown;
 }
 
+/** `message` without the doubled full stop a quoted sentence leaves at its end (`…; not read further.` + `.`); an ellipsis stays. */
+function oneFullStop(message: string): string {
+  return message.replace(/([^.])\.\.$/, '$1.');
+}
+
 export class SpanproofError extends Error {
   readonly code: SpanproofErrorCode;
   readonly file?: string;
@@ -69,7 +74,7 @@ export class SpanproofError extends Error {
       return `${d.file ? `${d.file}: ` : ''}${message}${lines.join('')}`;
     }
     const where = [d.file, d.field].filter(Boolean).join(': ');
-    return `${where ? `${where}: ` : ''}${message}${d.fix ? ` Fix: ${d.fix}` : ''}`;
+    return `${where ? `${where}: ` : ''}${oneFullStop(message)}${d.fix ? ` Fix: ${d.fix}` : ''}`;
   }
 }
 

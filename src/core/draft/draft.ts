@@ -172,7 +172,7 @@ async function askAll(plans: PassagePlan[], byName: Map<string, CorpusDocument>,
   }
   if (fatal instanceof RequestFailure) {
     const names = fatal.message.includes(p.client.endpoint) ? '' : ` (${redactEndpoint(p.client.endpoint)})`;
-    throw new SpanproofError('bad-input', `drafting stopped: ${fatal.message}${names}; nothing was written.`, { field: '--endpoint', fix: 'check the endpoint URL, the model name and SPANPROOF_API_KEY, then draft again (replies received so far are cached).' });
+    throw new SpanproofError('bad-input', `drafting stopped: ${fatal.message}${names}; nothing was written.`, { field: '--endpoint', fix: fatal.fix ?? 'check the endpoint URL, the model name and SPANPROOF_API_KEY, then draft again (replies received so far are cached).' });
   }
   if (fatal) throw fatal;
   return { outcomes, cancelled: !!p.signal?.aborted };

@@ -69,8 +69,11 @@ export interface ChatReply extends CachedReply {
 export type RequestFailureKind = 'timeout' | 'http' | 'connection' | 'rate-limited' | 'fatal';
 
 export class RequestFailure extends Error {
-  constructor(readonly kind: RequestFailureKind, message: string, readonly status?: number) {
+  /** What the user should do, when the failure is theirs to fix (shown as the `Fix:` of the error). */
+  readonly fix?: string;
+  constructor(readonly kind: RequestFailureKind, message: string, readonly status?: number, fix?: string) {
     super(message);
+    if (fix) this.fix = fix;
     this.name = 'RequestFailure';
   }
 }
@@ -234,7 +237,7 @@ export class ChatClient {
       this.reached = true;
       throw new RequestFailure('http', net.message);
     }
-    if (net) throw (this.halted ??= new RequestFailure('fatal', `${net.message} Check --endpoint (judge.endpoint): it must be the API's own base URL.`));
+    if (net) throw (this.halted ??= new RequestFailure('fatal', net.message, undefined, 'make --endpoint (judge.endpoint) the API\'s own base URL, e.g. the URL it redirects to if you trust that server.'));
     if (isOpenAIError(e, 'APIConnectionTimeoutError')) return { failure: new RequestFailure('timeout', `no reply within ${this.o.timeoutMs} ms`), wait: null };
     if (isOpenAIError(e, 'APIError') && e.status !== undefined) {
       this.reached = true;

@@ -92,7 +92,7 @@ export function combineRepeats(runs: JudgeScore[]): JudgeScore {
 function toSpanproof(e: unknown): SpanproofError {
   if (isSpanproofError(e)) return e;
   // An unreachable endpoint's message already says what to check (no HTTP status: nothing answered).
-  if (e instanceof RequestFailure) return new SpanproofError('bad-input', e.message, { field: 'judge.endpoint', ...(e.kind === 'fatal' && e.status === undefined ? {} : { fix: 'check the endpoint URL, the model names and the API key.' }) });
+  if (e instanceof RequestFailure) return new SpanproofError('bad-input', e.message, { field: 'judge.endpoint', ...(e.fix ? { fix: e.fix } : e.kind === 'fatal' && e.status === undefined ? {} : { fix: 'check the endpoint URL, the model names and the API key.' }) });
   return new SpanproofError('internal', (e as Error)?.message ?? String(e), { cause: e });
 }
 

@@ -55,6 +55,10 @@ test('item 3: a cross-origin 307 is not followed — the other origin never rece
   try {
     const c = new ChatClient({ endpoint: `${api.origin}/v1`, apiKey: 'sk-test-secret-key', retries: 2, sleep: async () => {} });
     await assert.rejects(c.chat({ model: 'm', messages: MSG, promptVersion: 'p' }), (e: unknown) => e instanceof RequestFailure && e.kind === 'fatal' && /redirect/.test(e.message) && e.message.includes(thief.origin));
+    // The fix is a Fix: of its own (CLI: "Fix: …" line), not "Check --endpoint" run into the message.
+    const e = await c.chat({ model: 'm', messages: MSG, promptVersion: 'p' }).then(() => assert.fail('resolved'), (x: unknown) => x as RequestFailure);
+    assert.doesNotMatch(e.message, /Check --endpoint/);
+    assert.match(e.fix ?? '', /--endpoint/);
     assert.equal(thief.requests.length, 0, 'nothing reached the redirect target');
     assert.equal(api.requests.length, 1, 'a refused redirect is not retried');
   } finally {

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { ChatClient, JUDGE_METRICS, ReplyCache, readAnswers as readAnswersData, answersMarkdown, aggregateAnswers, combineRepeats, defaultGenerateConfigs, runGenerationStage, type AnswerRecord, type AnswersSummary, type LedgerFile } from '../../../../src/core/judge';
 import { isSpanproofError } from '../../../../src/core/errors';
 import { ANSWERS, CONFIGS, makeRunDir } from '../../../helpers/runFixture';
+import { reply, startHostileServer } from '../../../helpers/hostileServer';
 import { startFakeServer } from '../../../helpers/fakeServer';
 import { tempDir } from '../../../helpers/tmp';
 
@@ -274,6 +275,19 @@ test('single flight: identical requests in flight at once share one HTTP call', 
     assert.equal(replies[1].content, replies[0].content);
     const l = c.ledger.snapshot({ status: 'succeeded', items: { done: 0, total: 0 }, sameModel: false });
     assert.deepEqual([l.requests, l.cachedResponses], [srv.requests.length, 2]);
+  } finally {
+    await srv.close();
+  }
+});
+
+test('every reply too large: the "every request failed" message ends its quoted reason with one full stop, not "not read further.."', { timeout: 20000 }, async () => {
+  const srv = await startHostileServer(reply('x'.repeat(5000)));
+  try {
+    const { runDir } = makeRunDir();
+    const client = new ChatClient({ endpoint: `${srv.origin}/v1`, retries: 0, maxResponseBytes: 2000 });
+    const e = await runGenerationStage(runDir, { judge: judge(`${srv.origin}/v1`), client, noCache: true }).then(() => assert.fail('resolved'), (x: unknown) => x as Error);
+    assert.match(e.message, /every request to the endpoint failed .*not read further\. Fix: /);
+    assert.doesNotMatch(e.message, /\.\./);
   } finally {
     await srv.close();
   }
