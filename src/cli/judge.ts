@@ -32,6 +32,8 @@ export interface JudgeCliOptions {
   judgeCacheDir?: string;
   judgeCache?: boolean;
   judgeConcurrency?: string;
+  judgeTimeout?: string;
+  judgeRetries?: string;
   allowSameModel?: boolean;
 }
 
@@ -44,6 +46,8 @@ export function addJudgeOptions(cmd: Command, withGenerator: boolean): Command {
     .option('--judge-model <name>', 'model that judges the answers (must differ from the generator unless --allow-same-model)')
     .option('--judge-metrics <list>', `judge metrics (default all: ${JUDGE_METRICS.join(',')})`)
     .option('--judge-concurrency <n>', 'requests in flight at most (default settings judge.concurrency, 4)')
+    .option('--judge-timeout <ms>', 'cut each request after this many ms (default settings judge.timeoutMs, 60000)')
+    .option('--judge-retries <n>', 'retries of a failed or timed-out request, 0 for none (default settings judge.retries, 3)')
     .option('--judge-prices <file>', 'JSON price table {"model": {"input": per1M, "output": per1M}} for the ledger cost')
     .option('--judge-cache-dir <dir>', 'reply cache folder (default <workspace>/.spanproof/cache/judge)')
     .option('--no-judge-cache', 'do not read or write the reply cache');
@@ -57,10 +61,10 @@ export function addJudgeOptions(cmd: Command, withGenerator: boolean): Command {
   return cmd;
 }
 
-function intOption(v: string | undefined, flag: string, min: number): number | undefined {
+function intOption(v: string | undefined, flag: string, min: number, example = Math.max(min, 2)): number | undefined {
   if (v === undefined) return undefined;
-  const n = Number(v);
-  if (!Number.isInteger(n) || n < min) throw new SpanproofError('bad-input', `${flag} must be a whole number ≥ ${min}, got "${v}".`, { field: flag, fix: `e.g. ${flag} ${Math.max(min, 2)}` });
+  const n = v.trim() === '' ? NaN : Number(v);
+  if (!Number.isInteger(n) || n < min) throw new SpanproofError('bad-input', `${flag} must be a whole number ≥ ${min}, got "${v}".`, { field: flag, fix: `e.g. ${flag} ${example}` });
   return n;
 }
 
@@ -88,13 +92,29 @@ export function judgeMetricsOption(v: string | undefined): JudgeMetric[] | undef
 
 /** Judge settings from the run settings overridden by the flags. */
 export function judgeSettings(base: RunSettings['judge'], o: JudgeCliOptions): RunSettings['judge'] {
+  return { ...base, ...judgeFlagSettings(o) };
+}
+
+/** The judge settings the flags set (each value checked: exit 2 naming the flag). */
+function judgeFlagSettings(o: JudgeCliOptions): Partial<RunSettings['judge']> {
   return {
-    ...base,
     ...(o.endpoint ? { endpoint: o.endpoint } : {}),
     ...(o.generatorModel ? { generatorModel: o.generatorModel } : {}),
     ...(o.judgeModel ? { judgeModel: o.judgeModel } : {}),
     ...(o.allowSameModel ? { allowSameModel: true } : {}),
     ...(o.judgeConcurrency !== undefined ? { concurrency: intOption(o.judgeConcurrency, '--judge-concurrency', 1)! } : {}),
+    ...(o.judgeTimeout !== undefined ? { timeoutMs: intOption(o.judgeTimeout, '--judge-timeout', 1, 30000)! } : {}),
+    ...(o.judgeRetries !== undefined ? { retries: intOption(o.judgeRetries, '--judge-retries', 0, 1)! } : {}),
+  };
+}
+
+/** Every judge flag's value parsed (exit 2 naming the flag), before anything is read or sent. */
+function parseJudgeFlags(o: JudgeCliOptions) {
+  return {
+    overrides: judgeFlagSettings(o),
+    repeats: intOption(o.judgeRepeats, '--judge-repeats', 1),
+    metrics: judgeMetricsOption(o.judgeMetrics),
+    prices: readPrices(o.judgePrices),
   };
 }
 
@@ -133,6 +153,8 @@ export interface GenerateTarget {
   workspace?: string;
   /** The ground-truth file with the reference answers (`--groundtruth`); default run.json's when inside the workspace. */
   groundTruthFile?: string;
+  /** Judge settings over run.json's (`generate`: the workspace's .vscode/settings.json `spanproof.judge.*`); the flags win over both. */
+  judge?: Partial<RunSettings['judge']>;
 }
 
 /** The line printed before the first request: where the data goes (credentials redacted, terminal-safe). */
@@ -146,6 +168,8 @@ export function sendingLine(endpoint: string, generatorModel: string | undefined
  * `cancelled` when interrupted).
  */
 export async function runGenerateStep(runDir: string, target: GenerateTarget, o: JudgeCliOptions, json: boolean): Promise<GenerationStageResult> {
+  // A wrong flag value is a plain flag error (exit 2), before anything is read, sent or written.
+  const flags = parseJudgeFlags(o);
   const ac = new AbortController();
   const onSigint = () => {
     if (!json) process.stderr.write('\ncancelling generation…\n');
@@ -156,7 +180,7 @@ export async function runGenerateStep(runDir: string, target: GenerateTarget, o:
   try {
     if (!target.endpoint) throw new SpanproofError('bad-input', 'no endpoint given; the endpoint is never taken from a run\'s files (a shared run folder must not choose where your questions, passages and API key go).', { field: '--endpoint', fix: 'pass --endpoint URL, e.g. http://localhost:11434/v1 for Ollama.' });
     const runSettings = (JSON.parse(readFileSync(join(runDir, 'run.json'), 'utf8')) as { settings: RunSettings }).settings;
-    const judge = { ...judgeSettings(runSettings.judge, o), endpoint: target.endpoint };
+    const judge = { ...runSettings.judge, ...target.judge, ...flags.overrides, endpoint: target.endpoint };
     process.stderr.write(`${sendingLine(judge.endpoint, judge.generatorModel, judge.judgeModel)}\n`);
     return await runGenerationStage(runDir, {
       judge,
@@ -164,9 +188,9 @@ export async function runGenerateStep(runDir: string, target: GenerateTarget, o:
       groundTruthFile: target.groundTruthFile,
       apiKey: process.env.SPANPROOF_API_KEY,
       configs: list(o.generateConfigs),
-      repeats: intOption(o.judgeRepeats, '--judge-repeats', 1),
-      metrics: judgeMetricsOption(o.judgeMetrics),
-      prices: readPrices(o.judgePrices),
+      repeats: flags.repeats,
+      metrics: flags.metrics,
+      prices: flags.prices,
       cacheDir: o.judgeCacheDir,
       noCache: o.judgeCache === false,
       signal: ac.signal,
@@ -179,7 +203,10 @@ export async function runGenerateStep(runDir: string, target: GenerateTarget, o:
   } catch (e) {
     // The retrieval run is complete and kept: say where, so a failed generation never hides it.
     if (e instanceof SpanproofError && e.code !== 'cancelled') {
-      const where = `The run (retrieval results) is in ${runDir}; answers status failed (ledger.json). After fixing, re-run: spanproof generate ${JSON.stringify(runDir)} --overwrite …`;
+      // Status failed is claimed only when the stage wrote it (it sets runDir then); else nothing was written.
+      const where = e.runDir
+        ? `The run (retrieval results) is in ${runDir}; answers status failed (ledger.json). After fixing, re-run: spanproof generate ${JSON.stringify(runDir)} --overwrite …`
+        : `The run (retrieval results) is in ${runDir}; no answers were written. After fixing, run: spanproof generate ${JSON.stringify(runDir)} …`;
       throw new SpanproofError(e.code, `${e.message} ${where}`, { cause: e }); // e.message already names the file, field and fix
     }
     throw e;
@@ -199,10 +226,13 @@ export function judgesForScore(o: JudgeCliOptions, items: readonly AnswerItem[],
   if (!o.judgeModel) throw new SpanproofError('bad-input', '--endpoint needs --judge-model.', { field: '--judge-model', fix: 'name the model that judges, e.g. --judge-model llama3.1:8b.' });
   const metrics = judgeMetricsOption(o.judgeMetrics) ?? [...JUDGE_METRICS];
   process.stderr.write(`${sendingLine(o.endpoint, undefined, o.judgeModel).replace('questions, retrieved passages and answers', 'the questions, contexts and answers of the dataset')}\n`);
+  const flags = judgeFlagSettings(o);
   const client = new ChatClient({
     endpoint: o.endpoint,
     apiKey: process.env.SPANPROOF_API_KEY,
-    concurrency: intOption(o.judgeConcurrency, '--judge-concurrency', 1) ?? 4,
+    concurrency: flags.concurrency ?? 4,
+    timeoutMs: flags.timeoutMs,
+    retries: flags.retries,
     prices: readPrices(o.judgePrices),
     cache: o.judgeCache === false ? undefined : new ReplyCache(o.judgeCacheDir ?? join(resolveCacheDir(workspace), 'judge')),
   });
@@ -222,7 +252,7 @@ export function judgesForScore(o: JudgeCliOptions, items: readonly AnswerItem[],
       try {
         all = await results.get(it)!;
       } catch (e) {
-        if (e instanceof RequestFailure) throw new SpanproofError('bad-input', e.message, { field: '--endpoint', fix: 'check the endpoint URL, the model name and SPANPROOF_API_KEY.' });
+        if (e instanceof RequestFailure) throw new SpanproofError('bad-input', e.message, { field: '--endpoint', fix: e.fix ?? 'check the endpoint URL, the model name and SPANPROOF_API_KEY.' });
         throw e;
       }
       const r = all[m]!;
@@ -239,6 +269,7 @@ export function judgesForScore(o: JudgeCliOptions, items: readonly AnswerItem[],
 /** Fails fast (before the grid runs) when `--generate` lacks an endpoint or models, or uses one model for both without --allow-same-model. */
 export function validateGenerateOptions(settings: RunSettings, o: JudgeCliOptions): void {
   if (!o.generate) return;
+  parseJudgeFlags(o);
   const j = judgeSettings(settings.judge, o);
   if (!j.endpoint) throw new SpanproofError('bad-input', '--generate needs an endpoint.', { field: '--endpoint', fix: 'pass --endpoint URL, e.g. http://localhost:11434/v1 for Ollama.' });
   checkModels(j.generatorModel, j.judgeModel, j.allowSameModel);

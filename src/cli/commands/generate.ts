@@ -6,11 +6,12 @@
  * Exit codes: 0 done; 130 cancelled with Ctrl-C (like `run`); 2 bad input (no endpoint/model, same model, unknown config, existing
  * answers without --overwrite, the endpoint unreachable or refusing the key or the model); 3 internal error.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { SpanproofError } from '../../core/errors';
 import type { Command } from 'commander';
-import { stableStringify } from '../../core/runs';
+import { stableStringify, workspaceOfRunDir } from '../../core/runs';
+import { WORKSPACE_SETTINGS_FILE, mergeSettingsLayers, readSettingsLayers, settingOrigins, type RunSettings } from '../../core/settings';
 import { addJudgeOptions, generationText, runGenerateStep, type JudgeCliOptions } from '../judge';
 import type { SetExit } from './index';
 import { EXIT } from '../exit';
@@ -34,10 +35,30 @@ export function register(program: Command, setExit: SetExit): void {
       }
     }
     // The endpoint comes from --endpoint only: a run folder's run.json never chooses where data and the key go.
-    const target = { endpoint: o.endpoint ?? '', workspace: o.workspace && path.resolve(o.workspace), groundTruthFile: o.groundtruth && path.resolve(o.groundtruth) };
+    const target = { endpoint: o.endpoint ?? '', workspace: o.workspace && path.resolve(o.workspace), groundTruthFile: o.groundtruth && path.resolve(o.groundtruth), judge: workspaceJudgeSettings(path.resolve(runDir), o.workspace, !!o.json) };
     const r = await runGenerateStep(path.resolve(runDir), target, o, !!o.json);
     if (o.json) process.stdout.write(`${stableStringify({ answers: r.summary, ledger: r.ledger, status: r.status }, 2)}\n`);
     else process.stdout.write(`${generationText(r).join('\n')}\n`);
     setExit(r.status === 'cancelled' ? EXIT.cancelled : EXIT.ok);
   });
+}
+
+/**
+ * The `spanproof.judge.*` keys the workspace's .vscode/settings.json sets (timeout, retries, concurrency,
+ * rate limit), read as `run` reads them (src/core/settings layers; endpoints and models are never taken
+ * from it) — so a generate on an earlier run follows the settings as they are now, not run.json's.
+ */
+function workspaceJudgeSettings(runDir: string, given: string | undefined, quiet: boolean): Partial<RunSettings['judge']> {
+  let recorded: string | undefined;
+  try {
+    recorded = (JSON.parse(readFileSync(path.join(runDir, 'run.json'), 'utf8')) as { workspace?: string }).workspace;
+  } catch {
+    /* not a run: the generation stage says so */
+  }
+  const ws = given ?? workspaceOfRunDir(runDir, recorded);
+  if (!ws) return {};
+  const { workspace, layers } = readSettingsLayers(ws);
+  if (!quiet) for (const i of workspace.ignored) process.stderr.write(`note: ${i.key} in ${WORKSPACE_SETTINGS_FILE} is not used: ${i.reason}.\n`);
+  const set = settingOrigins(mergeSettingsLayers(layers), layers).filter((x) => x.key.startsWith('judge.') && x.from !== 'default');
+  return Object.fromEntries(set.map((x) => [x.key.slice('judge.'.length), x.value]));
 }

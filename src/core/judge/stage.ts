@@ -237,7 +237,10 @@ export async function runGenerationStage(runDir: string, opts: GenerationStageOp
   }
   const summary = await writeStageFiles(runDir, res, { data, configs, metrics, judge, sameModel, items: items.length, client, opts });
   rmSync(partialFile, { force: true });
-  if (res.status === 'failed') throw res.error!;
+  if (res.status === 'failed') {
+    res.error!.runDir ??= runDir; // the files say failed: callers may point the user at them
+    throw res.error!;
+  }
   return { status: res.status, records: summary.records, ledger: summary.ledger, summary: summary.summary };
 }
 

@@ -6,7 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startFakeServer } from '../../helpers/fakeServer';
 import { tempDir } from '../../helpers/tmp';
@@ -181,6 +181,78 @@ test('#16 item 16: generate / run --generate where every judge request fails (th
     const dirs = readdirSync(join(root, 'runs')).map((d) => join(root, 'runs', d)).filter((d) => d !== runDir && existsSync(join(d, 'ledger.json')));
     assert.equal(dirs.length, 1);
     assert.equal(JSON.parse(readFileSync(join(dirs[0], 'ledger.json'), 'utf8')).status, 'failed');
+  } finally {
+    await srv.close();
+  }
+});
+
+test('generate: a bad flag value (--judge-metrics nope, --judge-timeout, --judge-retries) is a plain exit-2 flag error before any request — not "answers status failed (ledger.json)"', async (t) => {
+  if (!existsSync(MINI_GT)) return t.skip('samples/fastapi-mini is absent');
+  const srv = await startFakeServer();
+  try {
+    const root = tempDir('spanproof-judge-cli-flags-');
+    const base = await cli(['run', '--workspace', MINI, '--groundtruth', MINI_GT, '--runs-dir', join(root, 'runs'), '--cache-dir', join(root, 'cache'), '--chunkers', 'heading', '--retrievers', 'bm25', '--rerank', 'off', '--json']);
+    assert.equal(base.code, 0, base.stderr);
+    const runDir = JSON.parse(base.stdout).runDir as string;
+    const flags = ['--workspace', MINI, '--groundtruth', MINI_GT, '--endpoint', srv.url, '--generator-model', 'g', '--judge-model', 'j', '--no-judge-cache'];
+    for (const [bad, field, valid] of [
+      [['--judge-metrics', 'nope'], '--judge-metrics', /groundedness/],
+      [['--judge-timeout', '0'], '--judge-timeout', /whole number ≥ 1/],
+      [['--judge-retries', '-1'], '--judge-retries', /whole number ≥ 0/],
+      [['--judge-retries', 'x'], '--judge-retries', /whole number ≥ 0/],
+    ] as const) {
+      const r = await cli(['generate', runDir, ...flags, ...bad]);
+      assert.equal(r.code, 2, `${bad.join(' ')}: ${r.stderr}`);
+      assert.ok(r.stderr.includes(field), r.stderr);
+      assert.match(r.stderr, valid);
+      assert.match(r.stderr, /Fix: /);
+      assert.doesNotMatch(r.stderr, /answers status failed|ledger\.json|Sending/, r.stderr);
+    }
+    assert.equal(srv.requests.length, 0, 'nothing was sent');
+    assert.equal(existsSync(join(runDir, 'ledger.json')), false, 'nothing was written');
+    // run --generate checks them before the grid runs.
+    const rr = await cli(['run', '--workspace', MINI, '--groundtruth', MINI_GT, '--runs-dir', join(root, 'runs2'), '--generate', ...flags.slice(4), '--judge-timeout', 'soon']);
+    assert.equal(rr.code, 2, rr.stderr);
+    assert.match(rr.stderr, /--judge-timeout/);
+    assert.equal(existsSync(join(root, 'runs2')), false, 'no run was started');
+  } finally {
+    await srv.close();
+  }
+});
+
+test('generate: a hanging judge is cut at --judge-timeout with --judge-retries, or at the workspace settings spanproof.judge.timeoutMs / retries (not run.json\'s 60 s × 4)', { timeout: 120000 }, async (t) => {
+  if (!existsSync(MINI_GT)) return t.skip('samples/fastapi-mini is absent');
+  const srv = await startFakeServer({ script: (req) => (req.model === 'j' ? { hang: true } : undefined) });
+  try {
+    const root = tempDir('spanproof-judge-cli-timeout-');
+    const ws = join(root, 'ws');
+    cpSync(MINI, ws, { recursive: true });
+    const base = await cli(['run', '--workspace', ws, '--groundtruth', MINI_GT, '--cache-dir', join(root, 'cache'), '--chunkers', 'heading', '--retrievers', 'bm25', '--rerank', 'off', '--json']);
+    assert.equal(base.code, 0, base.stderr);
+    const runDir = JSON.parse(base.stdout).runDir as string;
+    const flags = ['--groundtruth', MINI_GT, '--endpoint', srv.url, '--generator-model', 'g', '--judge-model', 'j', '--judge-metrics', 'groundedness', '--generate-configs', 'heading/bm25/none', '--no-judge-cache', '--overwrite'];
+    const judged = () => JSON.parse(readFileSync(join(runDir, 'ledger.json'), 'utf8')).byModel.j as { requests: number; retries: number };
+
+    let t0 = Date.now();
+    const f = await cli(['generate', runDir, ...flags, '--judge-timeout', '300', '--judge-retries', '0']);
+    assert.equal(f.code, 2, f.stderr); // every judge request failed (timed out)
+    assert.match(f.stderr, /no reply within 300 ms/);
+    assert.ok(Date.now() - t0 < 40000, `took ${Date.now() - t0} ms`);
+    assert.deepEqual([judged().requests, judged().retries], [10, 0]);
+
+    // The workspace's .vscode/settings.json, read as `run` reads it (the run was made before it existed).
+    mkdirSync(join(ws, '.vscode'), { recursive: true });
+    writeFileSync(join(ws, '.vscode', 'settings.json'), '{\n  // JSONC as VS Code writes it\n  "spanproof.judge.timeoutMs": 250,\n  "spanproof.judge.retries": 1,\n}\n');
+    t0 = Date.now();
+    const w = await cli(['generate', runDir, ...flags]);
+    assert.equal(w.code, 2, w.stderr);
+    assert.match(w.stderr, /no reply within 250 ms/);
+    assert.ok(Date.now() - t0 < 40000, `took ${Date.now() - t0} ms`);
+    assert.deepEqual([judged().requests, judged().retries], [20, 10]);
+    // A flag wins over the settings file.
+    const o = await cli(['generate', runDir, ...flags, '--judge-retries', '0']);
+    assert.equal(o.code, 2, o.stderr);
+    assert.deepEqual([judged().requests, judged().retries], [10, 0]);
   } finally {
     await srv.close();
   }
