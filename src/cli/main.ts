@@ -14,6 +14,7 @@ import { registerCommands } from './commands';
 import { VERSION } from '../core/version';
 import { installBrokenPipeGuard, installTerminalGuard } from './terminal';
 import { EXIT, exitStatusOf } from './exit';
+import { diskFullError } from '../core/fsErrors';
 import { cancelledExitStatus } from './cancel';
 import { onReplyCacheWarning } from '../core/judge/cache';
 
@@ -32,7 +33,9 @@ async function main(argv: string[]): Promise<number> {
   registerCommands(program, (code) => { exitCode = code; });
   try {
     await program.parseAsync(argv);
-  } catch (e) {
+  } catch (error) {
+    // A full disk under whatever the command wrote (answers, a ledger, a cache): exit 2 with the fix.
+    const e = diskFullError(error, 'free some space on that disk, or choose another --out / --cache-dir.');
     if (e instanceof CommanderError) {
       if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version' || e.code === 'commander.help') return 0;
       return EXIT.badInput;

@@ -7,6 +7,7 @@
  */
 import { terminalSafe } from '../core/text';
 import { EXIT } from './exit';
+import { diskFullError } from '../core/fsErrors';
 
 let rawStderr: ((s: string) => boolean) | null = null;
 
@@ -54,10 +55,13 @@ export function installBrokenPipeGuard(): void {
 }
 
 function streamFailed(which: 'stdout' | 'stderr', e: NodeJS.ErrnoException): never {
+  // stdout redirected to a full disk (`spanproof report RUN > /dev/full`): the user's to fix, exit 2.
+  const full = diskFullError(e, 'free some space, or redirect the output to a file on another disk.', which);
   try {
-    if (which === 'stdout') process.stderr.write(`spanproof: cannot write to stdout: ${e.code ?? e.message}\n`);
+    if (full !== e) process.stderr.write(`spanproof: ${(full as Error).message}\n`);
+    else if (which === 'stdout') process.stderr.write(`spanproof: cannot write to stdout: ${e.code ?? e.message}\n`);
   } catch {
     // nothing left to report to
   }
-  process.exit(EXIT.internal);
+  process.exit(full !== e ? EXIT.badInput : EXIT.internal);
 }

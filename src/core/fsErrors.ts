@@ -46,6 +46,18 @@ export function outputPathError(e: unknown, file: string, what: string, fix?: st
 }
 
 /**
+ * A full disk (ENOSPC, EDQUOT) under any file Spanproof writes — a run's files, a cache, stdout
+ * redirected to a file — is the user's environment, not a bug: {@link outputPathError} with `fix`
+ * ("cannot write <what> (the disk is full, ENOSPC)", CLI exit 2). Any other error is returned unchanged.
+ */
+export function diskFullError(e: unknown, fix: string, what = 'this file'): unknown {
+  const code = errnoCode(e);
+  if (code !== 'ENOSPC' && code !== 'EDQUOT') return e;
+  const file = (isSpanproofError(e) ? e.file : undefined) ?? (e as { path?: unknown }).path;
+  return outputPathError(e, typeof file === 'string' ? file : '', what, fix);
+}
+
+/**
  * Checks a user-given output file path before any work: it must not be a folder, no part of its
  * folder path may be a file, and an existing file is replaced only when `overwrite` is true (the
  * command's `--force`; issue #16 item 8 — a report written over groundtruth.json or a corpus

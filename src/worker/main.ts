@@ -15,6 +15,7 @@ import { parentPort } from 'node:worker_threads';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { isSpanproofError } from '../core/errors';
+import { diskFullError } from '../core/fsErrors';
 import { VERSION } from '../core/version';
 import { runGrid } from '../core/grid/run';
 import { withInjectionStudy } from '../core/safety/study';
@@ -49,7 +50,9 @@ function armIdleRelease(): void {
 }
 const send = (m: WorkerToHost) => port.postMessage(m);
 
-function toPayload(e: unknown): ErrorPayload {
+function toPayload(error: unknown): ErrorPayload {
+  // A full disk while writing the run or a cache: the user's to fix (exit 2), not a crash.
+  const e = diskFullError(error, 'free some space on that disk, or write the run and the caches elsewhere (spanproof run --out DIR / --runs-dir DIR / --cache-dir DIR).');
   if (isSpanproofError(e)) return { code: e.code, message: e.message, file: e.file, field: e.field, fix: e.fix, runDir: e.runDir, stack: e.stack };
   const err = e instanceof Error ? e : new Error(String(e));
   return { code: 'internal', message: err.message, stack: err.stack };
