@@ -9,7 +9,7 @@ import type { Command } from 'commander';
 import { SpanproofError } from '../../core/errors';
 import { checkOutputFile, outputPathError } from '../../core/fsErrors';
 import { writeFileAtomic } from '../../core/files';
-import { renderGithubReport, renderRunReport, type ReportFormat } from '../../core/report';
+import { baselineDifferences, renderGithubReport, renderRunReport, type ReportFormat } from '../../core/report';
 import { readRun, type RunData } from '../../core/runs';
 import type { SetExit } from './index';
 
@@ -67,6 +67,7 @@ export function register(program: Command, setExit: SetExit): void {
       if (out) checkOutputFile(out, '--out', `report.${o.format}`, o.force === true); // before rendering: a bad --out fails fast
       const run = readComplete(runDir);
       const baseline = o.baseline === undefined ? null : readComplete(o.baseline, '--baseline');
+      if (baseline) for (const d of baselineDifferences(run, baseline)) process.stderr.write(`note: ${d}.\n`);
       // renderRunReport also reads answers.jsonl, so a run with answers gets its answers section.
       const text = o.format === 'github' ? renderGithubReport(run, baseline) : renderRunReport(runDir, o.format as ReportFormat);
       if (out) {

@@ -35,8 +35,28 @@ function hits(questions: readonly QuestionRecord[], config: string, key: string)
   return out;
 }
 
+/**
+ * What differs between `run` and its `baseline` besides the configurations' results, one sentence
+ * each (empty when they are comparable): other documents (run.json `corpusHash`, with the document
+ * counts when known), another ground truth (`groundTruthHash`), another k or τ. A change then mixes
+ * those edits with the configurations' own effect, which the reader must know.
+ */
+export function baselineDifferences(run: RunData, base: RunData): string[] {
+  const out: string[] = [];
+  const docs = (d: RunData) => d.run.counts?.documents;
+  if (run.run.corpusHash !== base.run.corpusHash) {
+    const counts = docs(run) !== undefined && docs(base) !== undefined ? ` (${docs(base)} → ${docs(run)} documents)` : '';
+    out.push(`the baseline ran on other documents${counts}: a change below may come from the edited documents, not from the configuration`);
+  }
+  if (run.run.groundTruthHash !== base.run.groundTruthHash) out.push('the baseline used another ground truth (questions or evidence were edited): the scores are over other questions');
+  if (run.results && base.results && run.results.k !== base.results.k) out.push(`the baseline used k = ${base.results.k}, this run k = ${run.results.k}: the metrics have other cutoffs`);
+  if (run.results && base.results && run.results.tau !== base.results.tau) out.push(`the baseline used τ = ${base.results.tau}, this run τ = ${run.results.tau}`);
+  return out;
+}
+
 function baselineLines(run: RunData, base: RunData, primary: string, top: readonly ConfigResult[]): string[] {
   const o: string[] = ['', '### Changes since the baseline', ''];
+  for (const d of baselineDifferences(run, base)) o.push(`> **Note:** ${githubText(d)}.`, '');
   const rec = run.verdict?.recommended ?? null;
   const baseRec = base.verdict?.recommended ?? null;
   o.push(rec === baseRec ? `Recommendation unchanged: ${githubCode(rec ?? 'none')}.` : `Recommendation changed: ${githubCode(baseRec ?? 'none')} → ${githubCode(rec ?? 'none')}.`, '');

@@ -18,7 +18,7 @@ export { safetyMarkdown } from './safety';
 export { injectionMarkdown, injectionSummaryMarkdown, injectionHtml, injectionCsv } from './injection';
 export { attacksMarkdown, attacksHtml, attacksCsv } from './attacks';
 export { renderMarkdown, renderCsv, renderHtml };
-export { renderGithubReport, githubText } from './github';
+export { renderGithubReport, githubText, baselineDifferences } from './github';
 
 export type ReportFormat = 'md' | 'html' | 'csv';
 

@@ -6,10 +6,11 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { appendFileSync, cpSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { runGrid } from '../../../../src/core/grid/run';
 import { readRun } from '../../../../src/core/runs';
-import { githubText, renderGithubReport } from '../../../../src/core/report';
+import { baselineDifferences, githubText, renderGithubReport } from '../../../../src/core/report';
 import { runCli } from '../../../helpers/cli';
 import { MINI, MINI_GT, smallSettings, tmp } from '../../../helpers/grid';
 
@@ -52,4 +53,31 @@ test('the github report lists the verdict, the top configs and the questions new
   assert.equal(cli.stdout, renderGithubReport(readRun(now.runDir!), baseline));
   const bad = await runCli(['report', now.runDir!, '--baseline', base.runDir!]);
   assert.equal(bad.code, 2);
+});
+
+test('report --baseline says when the baseline ran on other documents, another ground truth or another k (a fresh user compared runs over two corpora without a word)', async () => {
+  const root = tmp('gh-baseline-corpus');
+  const settings = smallSettings({ chunkers: ['heading'], retrievers: ['bm25'], rerank: [false] });
+  const other = join(root, 'other');
+  cpSync(MINI, other, { recursive: true });
+  const first = readdirSync(join(other, 'tutorial')).filter((n) => n.endsWith('.md')).sort()[0];
+  appendFileSync(join(other, 'tutorial', first), '\n\nOne more paragraph that was not in the baseline.\n');
+  const base = await runGrid({ workspace: MINI, groundTruthFile: MINI_GT, settings, outDir: join(root, 'base'), cacheDir: join(root, 'cache') });
+  const same = await runGrid({ workspace: MINI, groundTruthFile: MINI_GT, settings, outDir: join(root, 'same'), cacheDir: join(root, 'cache') });
+  const edited = await runGrid({ workspace: other, groundTruthFile: MINI_GT, settings: { ...settings, k: 3 }, outDir: join(root, 'edited'), cacheDir: join(root, 'cache') });
+  assert.deepEqual(baselineDifferences(readRun(same.runDir!), readRun(base.runDir!)), [], 'same documents, questions, k: nothing to say');
+  const diffs = baselineDifferences(readRun(edited.runDir!), readRun(base.runDir!));
+  const docs = readRun(base.runDir!).run.counts!.documents;
+  assert.deepEqual(diffs, [
+    `the baseline ran on other documents (${docs} → ${docs} documents): a change below may come from the edited documents, not from the configuration`,
+    `the baseline used k = ${readRun(base.runDir!).results!.k}, this run k = 3: the metrics have other cutoffs`,
+  ]);
+  const cli = await runCli(['report', edited.runDir!, '--format', 'github', '--baseline', base.runDir!]);
+  assert.equal(cli.code, 0, cli.stderr);
+  for (const d of diffs) {
+    assert.ok(cli.stderr.includes(`note: ${d}.`), cli.stderr);
+    assert.ok(cli.stdout.includes(`> **Note:** ${githubText(d)}.`), cli.stdout);
+  }
+  const quiet = await runCli(['report', same.runDir!, '--format', 'github', '--baseline', base.runDir!]);
+  assert.equal(quiet.stderr.includes('note:'), false, quiet.stderr);
 });
