@@ -56,7 +56,9 @@ export class SpanproofError extends Error {
   runDir?: string;
 
   constructor(code: SpanproofErrorCode, message: string, details: SpanproofErrorDetails = {}) {
-    super(SpanproofError.format(message, details), details.cause === undefined ? undefined : { cause: details.cause });
+    // A message that opens with its field (`--k must be …`) names it already: not `--k: --k must be …`.
+    const shownDetails = details.field !== undefined && opensWith(message, details.field) ? { ...details, field: undefined } : details;
+    super(SpanproofError.format(message, shownDetails), details.cause === undefined ? undefined : { cause: details.cause });
     this.name = 'SpanproofError';
     this.code = code;
     this.file = details.file;
@@ -70,12 +72,20 @@ export class SpanproofError extends Error {
   private static format(message: string, d: SpanproofErrorDetails): string {
     const ps = d.problems ?? [];
     if (ps.length > 1) {
-      const lines = ps.map((p) => `\n  ${p.file && p.file !== d.file ? `${p.file}: ` : ''}${p.field}: ${p.message} Fix: ${p.fix}`);
+      const lines = ps.map((p) => `\n  ${p.file && p.file !== d.file ? `${p.file}: ` : ''}${opensWith(p.message, p.field) ? '' : `${p.field}: `}${p.message} Fix: ${p.fix}`);
       return `${d.file ? `${d.file}: ` : ''}${message}${lines.join('')}`;
     }
     const where = [d.file, d.field].filter(Boolean).join(': ');
     return `${where ? `${where}: ` : ''}${oneFullStop(message)}${d.fix ? ` Fix: ${d.fix}` : ''}`;
   }
+}
+
+/**
+ * True when `message` opens with the name `field` (`--k must be …` for `--k`): the message names it
+ * already, and `--k: --k must be …` would say it twice.
+ */
+function opensWith(message: string, field: string): boolean {
+  return message.startsWith(field) && !/^[\w.@[\]-]/.test(message.slice(field.length));
 }
 
 /**

@@ -12,22 +12,38 @@ import type { GridRunResult } from '../../shared/protocol';
 /** The range of the `acceptance` gate: the resolved / total rate of the ground truth. */
 const ACCEPTANCE_RANGE: readonly [number, number] = [0, 1];
 
+/** A threshold as written: a plain decimal (`0.8`, `.8`, `1`; a minus sign is then out of range) — no exponent, hex or `Infinity`. */
+const DECIMAL = /^-?(?:\d+(?:\.\d*)?|\.\d+)$/;
+
+/** The metric names `--fail-under` takes, for a fix (`hit@k` = hit at the run's k). */
+function gateMetricNames(): string {
+  return `acceptance, hit@k, ${resultMetricKeys(5).join(', ')} (hit@k = hit at the run's k; any cutoff, e.g. hit@20, up to the run's k)`;
+}
+
 /**
  * Parses `METRIC=VALUE` (METRIC a registry key such as `hit@5`, `hit@k`, `mrr`, or `acceptance`);
- * VALUE must lie in the metric's range (the registry's `range`, [0, 1] for every span metric — a
- * threshold of 1.01 could never pass).
- * @throws SpanproofError('bad-input') naming the flag, the value and the range.
+ * VALUE is a plain decimal in the metric's range (the registry's `range`, [0, 1] for every span metric
+ * — a threshold of 1.01 could never pass). `0x1`, `1e-400` (which is 0), `Infinity` and an empty value
+ * are refused: a gate must read as the number it is.
+ * @throws SpanproofError('bad-input') naming the flag, the value and the range or the valid metrics.
  */
 export function parseGate(spec: string): { metric: string; value: number } {
-  const m = /^([^=]+)=(.+)$/.exec(spec);
-  const value = m ? Number(m[2]) : NaN;
+  const m = /^([^=]*)=(.*)$/.exec(spec);
   const metric = m?.[1].trim() ?? '';
-  if (!m || !Number.isFinite(value) || !(metric === 'acceptance' || parseMetricKey(metric, 1) !== null)) {
-    throw new SpanproofError('bad-input', `--fail-under "${spec}" is not METRIC=VALUE.`, { field: '--fail-under', fix: `use acceptance or a metric of results.json such as ${resultMetricKeys(5).join(', ')} (hit@k = hit at the run's k), e.g. --fail-under hit@5=0.8.` });
+  const text = m?.[2].trim() ?? '';
+  if (!m || !metric) {
+    throw new SpanproofError('bad-input', `--fail-under "${spec}" is not METRIC=VALUE.`, { field: '--fail-under', fix: `give a metric and a threshold, e.g. --fail-under hit@5=0.8; metrics: ${gateMetricNames()}.` });
+  }
+  if (!(metric === 'acceptance' || parseMetricKey(metric, 1) !== null)) {
+    throw new SpanproofError('bad-input', `--fail-under "${spec}": "${metric}" is not a metric.`, { field: '--fail-under', fix: `use one of ${gateMetricNames()}, e.g. --fail-under hit@5=0.8.` });
   }
   const [lo, hi] = metric === 'acceptance' ? ACCEPTANCE_RANGE : metricDef(metric, 1).range;
+  if (!DECIMAL.test(text)) {
+    throw new SpanproofError('bad-input', `--fail-under "${spec}": the threshold ${text ? `"${text}"` : 'is empty; it'} must be a decimal number from ${lo} to ${hi}.`, { field: '--fail-under', fix: `write it as a plain decimal, e.g. --fail-under ${metric}=0.8.` });
+  }
+  const value = Number(text);
   if (!(value >= lo && value <= hi)) {
-    throw new SpanproofError('bad-input', `--fail-under "${spec}": the threshold ${m[2].trim()} is outside the range of ${metric}, [${lo}, ${hi}].`, { field: '--fail-under', fix: `give a threshold from ${lo} to ${hi}, e.g. --fail-under ${metric}=0.8.` });
+    throw new SpanproofError('bad-input', `--fail-under "${spec}": the threshold ${text} is outside the range of ${metric}, [${lo}, ${hi}].`, { field: '--fail-under', fix: `give a threshold from ${lo} to ${hi}, e.g. --fail-under ${metric}=0.8.` });
   }
   return { metric, value };
 }
@@ -54,8 +70,22 @@ export function resolveGates(gates: ReadonlyArray<{ metric: string; value: numbe
 }
 
 /**
+ * The `--fail-under` values parsed, and `--gate-config` refused without one: it only says which config
+ * the gates read, so alone it would be silently ignored (the user believes the run is gated).
+ * @throws SpanproofError('bad-input') as {@link parseGate}, or naming `--gate-config`.
+ */
+export function parseGates(specs: readonly string[], gateConfig: string | undefined): Array<{ metric: string; value: number }> {
+  const gates = specs.map(parseGate);
+  if (gateConfig !== undefined && gates.length === 0) {
+    throw new SpanproofError('bad-input', `--gate-config "${gateConfig}" is given without --fail-under, so nothing would be gated.`, { field: '--gate-config', fix: `add the gate, e.g. --fail-under hit@k=0.8 --gate-config ${gateConfig}, or drop --gate-config.` });
+  }
+  return gates;
+}
+
+/**
  * Applies resolved gates to a finished (or merged) run: on the deterministic verdict's recommendation
- * (or `gateConfig`), never on a timing-dependent choice. Prints each failed gate on stderr; true when any failed.
+ * (or `gateConfig`), never on a timing-dependent choice. Prints one line per gate on stderr — `gate
+ * passed: …` or `gate failed: …` with the metric, its value, the config and the threshold; true when any failed.
  */
 export function applyGates(gates: ReadonlyArray<{ metric: string; value: number }>, results: GridRunResult['results'], verdict: GridRunResult['verdict'], gateConfig?: string): boolean {
   const acc = results.acceptance;
@@ -64,10 +94,9 @@ export function applyGates(gates: ReadonlyArray<{ metric: string; value: number 
   let failed = false;
   for (const g of gates) {
     const v = g.metric === 'acceptance' ? (acc.total ? acc.resolved / acc.total : 1) : gatedCfg?.metrics[g.metric]?.mean ?? NaN;
-    if (!(v >= g.value)) {
-      failed = true;
-      process.stderr.write(`gate failed: ${g.metric} = ${Number.isFinite(v) ? v.toFixed(4) : 'n/a'}${g.metric === 'acceptance' ? '' : ` (${gated ?? 'no config'}${gateConfig ? '' : ', recommended'})`} < ${g.value}\n`);
-    }
+    const passed = v >= g.value;
+    if (!passed) failed = true;
+    process.stderr.write(`gate ${passed ? 'passed' : 'failed'}: ${g.metric} = ${Number.isFinite(v) ? v.toFixed(4) : 'n/a'}${g.metric === 'acceptance' ? '' : ` (${gated ?? 'no config'}${gateConfig ? '' : ', recommended'})`} ${passed ? '≥' : '<'} ${g.value}\n`);
   }
   return failed;
 }

@@ -11,7 +11,7 @@ import type { Command } from 'commander';
 import { mergeShards } from '../../core/grid/merge';
 import { assertNewOutDir, stableStringify } from '../../core/runs';
 import type { SetExit } from './index';
-import { applyGates, parseGate, resolveGates } from './gates';
+import { applyGates, parseGates, resolveGates } from './gates';
 
 const collect = (v: string, prev: string[]) => [...prev, v];
 
@@ -25,7 +25,7 @@ export function register(program: Command, setExit: SetExit): void {
     .option('--fail-under <metric=value>', 'exit 1 when the recommended config scores below (repeatable; e.g. hit@k=0.8)', collect, [])
     .option('--gate-config <id>', 'gate --fail-under on this config instead of the recommended one')
     .action(async (runs: string[], o: { out: string; json?: boolean; failUnder: string[]; gateConfig?: string }) => {
-      const parsed = o.failUnder.map(parseGate);
+      const parsed = parseGates(o.failUnder, o.gateConfig);
       const out = path.resolve(o.out);
       assertNewOutDir(out);
       const m = mergeShards(runs, out);

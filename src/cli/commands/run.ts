@@ -29,7 +29,7 @@ import { buildReportModel, injectionSummaryMarkdown, rankingTable } from '../../
 import { addAttackOption, parseAttacks, runAttackSteps } from './attacks';
 import { DEFAULT_SETTINGS, type RunSettings } from '../../core/settings';
 import type { GridRunResult } from '../../shared/protocol';
-import { applyGates, parseGate, resolveGates } from './gates';
+import { applyGates, parseGates, resolveGates } from './gates';
 import type { SetExit } from './index';
 import { EXIT } from '../exit';
 import { runAndWriteBiasStudy } from './bias';
@@ -229,7 +229,7 @@ Exit codes:
   ${EXIT.cancelled}  cancelled with Ctrl-C (SIGINT; run.json status "cancelled")
   ${EXIT.terminated}  cancelled with SIGTERM (kill, docker stop, a CI timeout), the same way`)
     .action(async (o: RunOptions) => {
-      const parsedGates = o.failUnder.map(parseGate);
+      const parsedGates = parseGates(o.failUnder, o.gateConfig);
       if (o.explainSettings) {
         process.stdout.write(explainSettings(resolveCliSettings(o, true), !!o.json));
         return;

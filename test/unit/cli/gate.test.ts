@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { MINI, MINI_GT, REPO, WORKER_TS, tmp } from '../../helpers/grid';
 import { parseGate } from '../../../src/cli/commands/gates';
 import { isSpanproofError } from '../../../src/core/errors';
+import { thrown } from '../../helpers/thrown';
 
 function cli(args: string[]) {
   const r = spawnSync(process.execPath, ['--import', 'tsx', join(REPO, 'src', 'cli', 'main.ts'), ...args], { cwd: REPO, encoding: 'utf8', env: { ...process.env, SPANPROOF_WORKER: WORKER_TS } });
@@ -46,9 +47,9 @@ test('--gate-config gates a named config; hit@k follows --k', () => {
 
 test('bad gate input and a bad primary metric are exit 2 before the run', () => {
   const root = tmp('gate-bad');
-  const bad = cli([...grid(root), '--gate-config', 'heading/bm25/nope']);
+  const bad = cli([...grid(root), '--fail-under', 'hit@5=0.5', '--gate-config', 'heading/bm25/nope']);
   assert.equal(bad.code, 2);
-  assert.match(bad.stderr, /--gate-config: --gate-config "heading\/bm25\/nope" is not a config of this grid\. Fix: use one of heading\/bm25\/none, /);
+  assert.match(bad.stderr, /spanproof: --gate-config "heading\/bm25\/nope" is not a config of this grid\. Fix: use one of heading\/bm25\/none, /);
   const noKey = cli([...grid(root), '--fail-under', 'coverage@7=0.5']);
   assert.equal(noKey.code, 2);
   assert.match(noKey.stderr, /this run \(k = 5\) reports no coverage@7/);
@@ -56,7 +57,7 @@ test('bad gate input and a bad primary metric are exit 2 before the run', () => 
   writeFileSync(cfg, JSON.stringify({ primaryMetric: 'hit@50' }));
   const pm = cli([...grid(root), '--config', cfg]);
   assert.equal(pm.code, 2);
-  assert.match(pm.stderr, /primaryMetric: primaryMetric "hit@50" has cutoff 50, larger than the candidate pool \(poolSize 20\)/);
+  assert.match(pm.stderr, /cfg\.json: primaryMetric "hit@50" has cutoff 50, larger than the candidate pool \(poolSize 20\)/);
   writeFileSync(cfg, JSON.stringify({ primaryMetric: 'precision@5' }));
   assert.equal(cli([...grid(root), '--config', cfg]).code, 2);
   writeFileSync(cfg, JSON.stringify({ verdict: { margin: 0 } }));
@@ -83,13 +84,43 @@ test('a --fail-under threshold outside its metric\'s range is exit 2 before anyt
   const root = tmp('gate-range');
   const r = cli([...grid(root), '--fail-under', 'hit@k=1.01']);
   assert.equal(r.code, 2, r.stderr);
-  assert.equal(r.stderr, 'spanproof: --fail-under: --fail-under "hit@k=1.01": the threshold 1.01 is outside the range of hit@k, [0, 1]. Fix: give a threshold from 0 to 1, e.g. --fail-under hit@k=0.8.\n');
+  assert.equal(r.stderr, 'spanproof: --fail-under "hit@k=1.01": the threshold 1.01 is outside the range of hit@k, [0, 1]. Fix: give a threshold from 0 to 1, e.g. --fail-under hit@k=0.8.\n');
   const merge = cli(['merge', '--out', join(root, 'merged'), join(root, 'no-shard'), '--fail-under', 'mrr=-0.1']);
   assert.equal(merge.code, 2, merge.stderr);
-  assert.match(merge.stderr, /^spanproof: --fail-under: --fail-under "mrr=-0\.1": the threshold -0\.1 is outside the range of mrr, \[0, 1\]\./);
+  assert.match(merge.stderr, /^spanproof: --fail-under "mrr=-0\.1": the threshold -0\.1 is outside the range of mrr, \[0, 1\]\./);
   // every span metric and the acceptance rate are in [0, 1]; both ends are thresholds a run can meet
   for (const spec of ['ndcg@5=1.5', 'coverage@5=100', 'precision@5=-1', 'reachable=2', 'acceptance=1.2', 'iou@5=1.0001']) {
     assert.throws(() => parseGate(spec), (e: unknown) => isSpanproofError(e) && e.code === 'bad-input' && e.field === '--fail-under' && /is outside the range of .*, \[0, 1\]\./.test(e.message), spec);
   }
   for (const spec of ['hit@k=1', 'mrr=0', 'acceptance=1', 'ndcg@10=0.5']) assert.equal(parseGate(spec).value, Number(spec.split('=')[1]), spec);
+});
+
+test('--fail-under: an unknown metric names the flag once and lists the metrics; a threshold is a plain decimal (no hex, exponent, Infinity or empty value)', () => {
+  const r = cli(['run', '--workspace', MINI, '--fail-under', 'bogus=0.5']);
+  assert.equal(r.code, 2, r.stderr);
+  assert.doesNotMatch(r.stderr, /--fail-under: --fail-under/);
+  assert.doesNotMatch(r.stderr, /\n\s+at /); // no stack trace
+  assert.equal(r.stderr.split('\n').filter(Boolean).length, 1, r.stderr);
+  assert.match(r.stderr, /^spanproof: --fail-under "bogus=0\.5": "bogus" is not a metric\. Fix: use one of acceptance, hit@k, hit@1, .*\bmrr\b.*\bndcg@10\b/);
+  for (const spec of ['hit@5=0x1', 'hit@5=1e-400', 'hit@5=Infinity', 'hit@5=', 'hit@5= ', 'mrr=+0.5', 'mrr=0.5.1', 'acceptance=1e0', '=0.5', 'hit@5']) {
+    assert.throws(() => parseGate(spec), (e: unknown) => isSpanproofError(e) && e.code === 'bad-input' && e.field === '--fail-under' && /Fix: /.test(e.message) && !/--fail-under: --fail-under/.test(e.message), spec);
+  }
+  assert.match(thrown(() => parseGate('hit@5=0x1')).message, /the threshold "0x1" must be a decimal number from 0 to 1\. Fix: write it as a plain decimal, e\.g\. --fail-under hit@5=0\.8\./);
+  for (const [spec, v] of [['hit@5=.5', 0.5], ['mrr=0.80', 0.8], ['acceptance=1', 1], ['hit@k= 0 ', 0]] as const) assert.equal(parseGate(spec).value, v, spec);
+});
+
+test('a passing --fail-under gate says so on one line (metric, value, config, threshold); --gate-config without --fail-under is refused before anything runs', () => {
+  const root = tmp('gate-pass');
+  const small = (runs: string) => ['run', '--workspace', MINI, '--groundtruth', MINI_GT, '--runs-dir', join(root, runs), '--cache-dir', join(root, 'cache'), '--chunkers', 'heading', '--retrievers', 'bm25', '--rerank', 'off'];
+  const ok = cli([...small('runs'), '--json', '--fail-under', 'hit@5=0.5', '--fail-under', 'acceptance=0.5']);
+  assert.equal(ok.code, 0, ok.stderr);
+  assert.match(ok.stderr, /^gate passed: hit@5 = 1\.0000 \(heading\/bm25\/none, recommended\) ≥ 0\.5$/m);
+  assert.match(ok.stderr, /^gate passed: acceptance = 1\.0000 ≥ 0\.5$/m);
+  const alone = cli([...small('runs-alone'), '--gate-config', 'heading/bm25/none']);
+  assert.equal(alone.code, 2, alone.stderr);
+  assert.equal(alone.stderr, 'spanproof: --gate-config "heading/bm25/none" is given without --fail-under, so nothing would be gated. Fix: add the gate, e.g. --fail-under hit@k=0.8 --gate-config heading/bm25/none, or drop --gate-config.\n');
+  assert.throws(() => readFileSync(join(root, 'runs-alone')), /ENOENT/); // nothing ran
+  const merged = cli(['merge', '--out', join(root, 'merged'), join(root, 'no-shard'), '--gate-config', 'heading/bm25/none']);
+  assert.equal(merged.code, 2, merged.stderr);
+  assert.match(merged.stderr, /^spanproof: --gate-config "heading\/bm25\/none" is given without --fail-under/);
 });

@@ -72,7 +72,7 @@ test('spanproof query --k larger than the pool blames --k (the option given), no
     const big = cli(ws, ['--chunker', 'heading', '--retriever', 'bm25', '--k', '1000', 'cookies']);
     assert.equal(big.status, 2, big.stderr);
     // default pool = DEFAULT_SETTINGS.poolSize (20)
-    assert.equal(big.stderr.trim(), 'spanproof: --k: --k 1000 is larger than the candidate pool (--pool 20, the default). Fix: lower --k or raise --pool.');
+    assert.equal(big.stderr.trim(), 'spanproof: --k 1000 is larger than the candidate pool (--pool 20, the default). Fix: lower --k or raise --pool.');
     const both = cli(ws, ['--chunker', 'heading', '--retriever', 'bm25', '--k', '8', '--pool', '4', 'cookies']);
     assert.equal(both.status, 2, both.stderr);
     assert.equal(both.stderr.trim(), 'spanproof: --k/--pool: --k 8 is larger than the candidate pool (--pool 4). Fix: lower --k or raise --pool.');

@@ -172,7 +172,7 @@ test('validateRunSettings reports every cross-key problem, a flag or a file key 
   try { validateRunSettings({ ...DEFAULT_SETTINGS, k: 30, tau: 0, verdict: { margin: 2 } }, { file: 'cfg.json', flags: { k: '--k' } }); } catch (x) { e = x; }
   assert.ok(isSpanproofError(e) && e.code === 'bad-input');
   assert.deepEqual(e.problems?.map((p) => [p.file, p.field]), [[undefined, '--k'], ['cfg.json', 'tau'], ['cfg.json', 'verdict.margin']]);
-  assert.match(e.message, /^3 settings are wrong:\n {2}--k: k \(30\) is larger .*\n {2}cfg\.json: tau: tau is 0; .*\n {2}cfg\.json: verdict\.margin: /);
+  assert.match(e.message, /^3 settings are wrong:\n {2}--k: k \(30\) is larger .*\n {2}cfg\.json: tau is 0; .*\n {2}cfg\.json: verdict\.margin is 2; /);
 });
 
 test('validateRunSettings refuses bootstrap.resamples below 100 (B = 0 gave NaN intervals and a wrong "cheapest") and minQuoteLength > maxQuoteLength', () => {
