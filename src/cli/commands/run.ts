@@ -112,7 +112,7 @@ type SettingsOptions = Pick<RunOptions, 'workspace' | 'config' | 'chunkers' | 'r
 export function resolveCliSettings(o: SettingsOptions, quiet = false): { settings: RunSettings; origins: SettingOrigin[]; ignored: WorkspaceSettings['ignored'] } {
   const { workspace: ws, layers } = readSettingsLayers(o.workspace ?? '.', o.config || undefined);
   const s = mergeSettingsLayers(layers);
-  if (!quiet) for (const i of ws.ignored) process.stderr.write(`note: ${i.key} in ${WORKSPACE_SETTINGS_FILE} is not used: ${i.reason}.\n`);
+  if (!quiet) for (const i of ws.ignored) process.stderr.write(`note: ${i.key} in ${WORKSPACE_SETTINGS_FILE} is not used: ${i.reason}${i.reason.endsWith('?') ? '' : '.'}\n`);
   const over: Partial<RunSettings> = {};
   const flags: Partial<Record<keyof RunSettings, string>> = {};
   if (o.chunkers !== undefined) { over.chunkers = parseListFlag('--chunkers', o.chunkers, CHUNKER_IDS, 'chunker'); flags.chunkers = '--chunkers'; }

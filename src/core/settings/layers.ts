@@ -15,6 +15,8 @@ import { SpanproofError, isSpanproofError, type SpanproofProblem } from '../erro
 import { parseJsonText } from '../files/jsonText';
 import { deepMerge, getPath, normaliseKeys, parseRunSettings, settingsError } from './parse';
 import { settingValues } from './walk';
+import { settingKeysAt } from './describe';
+import { closestName } from '../text/similar';
 import { DEFAULT_SETTINGS, type RunSettings } from './types';
 
 /** Where the workspace settings live, relative to the workspace folder. */
@@ -60,7 +62,7 @@ export function readWorkspaceSettings(workspace: string): WorkspaceSettings {
     if (!key.startsWith('spanproof.')) continue;
     const path = key.slice('spanproof.'.length);
     if (known.has(path) || [...known.keys()].some((p) => p.startsWith(`${path}.`))) kept[path] = value;
-    else ignored.push({ key, reason: 'not a run setting of this version' });
+    else ignored.push({ key, reason: notASetting(path) });
   }
   const values = normaliseKeys(kept) as Record<string, unknown>;
   for (const v of known.values()) {
@@ -70,6 +72,18 @@ export function readWorkspaceSettings(workspace: string): WorkspaceSettings {
   }
   parseRunSettings(values, file); // validates this layer alone, naming this file
   return { layer: { kind: 'workspace', file, values }, ignored };
+}
+
+/**
+ * Why an unknown dotted key (`chunkr`, `weights.qualty`, `bm25.kl`) is not used, with "did you mean"
+ * when the first unknown segment is near a key valid at that place (`spanproof.chunkers`).
+ */
+function notASetting(path: string): string {
+  const segs = path.split('.');
+  let known = 0; // how many leading segments name a group of the schema
+  while (known < segs.length - 1 && settingKeysAt(segs.slice(0, known + 1)).length) known++;
+  const near = closestName(segs[known], settingKeysAt(segs.slice(0, known)));
+  return `not a run setting of this version${near ? `; did you mean spanproof.${[...segs.slice(0, known), near, ...segs.slice(known + 1)].join('.')}?` : ''}`;
 }
 
 function deletePath(o: Record<string, unknown>, path: string): void {

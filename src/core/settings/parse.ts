@@ -13,6 +13,7 @@ import { SpanproofError, errorOfProblems, isSpanproofError, type SpanproofProble
 import { validateChunkerParams } from '../chunking/params';
 import { resolvePrimaryMetric } from '../metrics/registry';
 import { RUN_SETTINGS_SCHEMA } from './schema';
+import { closestName } from '../text/similar';
 import { settingValues } from './walk';
 import { expectedItemText, expectedValueText, settingAt, settingKeysAt } from './describe';
 import type { RunSettings } from './types';
@@ -61,11 +62,14 @@ function problemsOfIssue(issue: z.core.$ZodIssue, input: unknown): SpanproofProb
   if (issue.code === 'unrecognized_keys') {
     const valid = settingKeysAt(issue.path as Array<string | number>);
     const where = issue.path.length ? `the keys of ${keyPath(issue.path)}` : 'the settings';
-    return issue.keys.map((key) => ({
-      field: keyPath([...issue.path, key]),
-      message: 'unknown key.',
-      fix: valid.length ? `remove it, or use one of ${where}: ${valid.join(', ')}.` : 'remove it.',
-    }));
+    return issue.keys.map((key) => {
+      const near = closestName(key, valid);
+      return {
+        field: keyPath([...issue.path, key]),
+        message: near ? `unknown key; did you mean "${near}"?` : 'unknown key.',
+        fix: near ? `rename it to "${near}", or remove it (${where}: ${valid.join(', ')}).` : valid.length ? `remove it, or use one of ${where}: ${valid.join(', ')}.` : 'remove it.',
+      };
+    });
   }
   const field = keyPath(issue.path) || '(root)';
   const v = settingAt(issue.path as Array<string | number>);

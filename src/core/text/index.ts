@@ -5,3 +5,4 @@
  */
 export { terminalSafe } from './terminal';
 export { ASCII_WHITESPACE } from './whitespace';
+export { closestName, editDistance } from './similar';

@@ -142,3 +142,23 @@ test('spanproof run --k 100 names a way to raise the pool that exists: the --poo
   assert.match(ok.stdout, /^poolSize +100 +← --pool$/m);
   assert.match(ok.stdout, /^k +100 +← --k$/m);
 });
+
+test('a mistyped settings key gets "did you mean": an error in --config, a note for .vscode/settings.json (also a dotted nested key); a key near nothing is still reported', async (t) => {
+  const ws = workspace(t, '{ "spanproof.chunkr": ["heading"], "spanproof.weights.qualty": 2, "spanproof.chunkerParms.heading.maxSize": 900, "spanproof.bm25.kl": 1.2 }');
+  const r = resolveCliSettings({ workspace: ws }, true);
+  assert.deepEqual(r.ignored, [
+    { key: 'spanproof.chunkr', reason: 'not a run setting of this version; did you mean spanproof.chunkers?' },
+    { key: 'spanproof.weights.qualty', reason: 'not a run setting of this version; did you mean spanproof.weights.quality?' },
+    { key: 'spanproof.chunkerParms.heading.maxSize', reason: 'not a run setting of this version; did you mean spanproof.chunkerParams.heading.maxSize?' },
+    { key: 'spanproof.bm25.kl', reason: 'not a run setting of this version' },
+  ]);
+  const config = join(ws, 'config.json');
+  writeFileSync(config, JSON.stringify({ poolsize: 30, 'weights.latncy': 1, 'spanproof.bm25.kl': 1 }));
+  const e = (() => { try { resolveCliSettings({ workspace: ws, config }, true); } catch (x) { return x; } })();
+  assert.ok(isSpanproofError(e), String(e));
+  assert.deepEqual(e.problems?.map((p) => [p.field, p.message]), [['weights.latncy', 'unknown key; did you mean "latency"?'], ['poolsize', 'unknown key; did you mean "poolSize"?'], ['bm25', 'unknown key.']]);
+  assert.match(e.problems![1].fix, /^rename it to "poolSize", or remove it \(the settings: include, /);
+  const out = await runCli(['validate', '--workspace', ws, '--groundtruth', join(ws, 'none.json')]);
+  assert.match(out.stderr, /^note: spanproof\.chunkr in \.vscode[/\\]settings\.json is not used: not a run setting of this version; did you mean spanproof\.chunkers\?$/m);
+  assert.match(out.stderr, /^note: spanproof\.bm25\.kl in \.vscode[/\\]settings\.json is not used: not a run setting of this version\.$/m);
+});

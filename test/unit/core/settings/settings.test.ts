@@ -140,7 +140,7 @@ test('an unknown key inside a group is named by its full path, with the valid ke
   assert.equal(err({ 'spanproof.chunkerParams.heading.bogus': 1 }).field, 'chunkerParams.heading.bogus');
   // one level up: the chunkers of chunkerParams; at the top: the settings
   assert.match(err({ chunkerParams: { header: {} } }).fix!, /^remove it, or use one of the keys of chunkerParams: fixed, recursive, sentence, heading, semantic\.$/);
-  assert.match(err({ kk: 1 }).fix!, /^remove it, or use one of the settings: include, exclude, .*, k, poolSize, tau, .*injection\.$/);
+  assert.match(err({ bogus: 1 }).fix!, /^remove it, or use one of the settings: include, exclude, .*, k, poolSize, tau, .*injection\.$/);
 });
 
 test('every wrong value is reported, each with its key path, what is wrong and a fix naming the expected type or values', () => {
