@@ -69,7 +69,7 @@ test('bad input exits 2 with a message naming the file, the key and the fix', ()
   writeFileSync(cfg, JSON.stringify({ chunkerz: ['fixed'] }));
   const r1 = cli([...base(root), '--config', cfg]);
   assert.equal(r1.code, 2);
-  assert.match(r1.stderr, new RegExp(`${cfg.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: chunkerz: unknown key\\. Fix: remove it, or use one of the settings: include, .*, chunkers, `));
+  assert.match(r1.stderr, new RegExp(`${cfg.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: chunkerz: unknown key; did you mean "chunkers"\\? Fix: rename it to "chunkers", or remove it \\(the settings: include, .*, chunkers, `));
   writeFileSync(cfg, JSON.stringify({ k: 0 }));
   const r1b = cli([...base(root), '--config', cfg]);
   assert.equal(r1b.code, 2);
