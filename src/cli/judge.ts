@@ -9,14 +9,14 @@ import type { Command } from 'commander';
 import { z } from 'zod';
 import { SpanproofError } from '../core/errors';
 import { ChatClient, RequestFailure, JUDGE_METRICS, everyRequestFailed, ReplyCache, checkModels, judgeAnswer, runGenerationStage, unmeasuredReasons, type AnswerAggregate, type GenerationStageResult, type JudgeMetric, type JudgeScore, type LedgerFile, type PriceTable } from '../core/judge';
-import { resolveCacheDir } from '../core/runs';
+import { readRun, resolveCacheDir } from '../core/runs';
 import { ledgerLine } from '../core/judge/report';
 import type { RunSettings } from '../core/settings';
 
 export { ledgerLine };
 import type { AnswerItem, AnswerJudge } from '../core/score/answers';
 import { join } from 'node:path';
-import { redactUrl } from '../core/net';
+import { assertHttpUrl, redactUrl } from '../core/net';
 import { terminalSafe } from '../core/text/terminal';
 import { onCancelSignal } from './cancel';
 
@@ -42,7 +42,7 @@ const list = (s: string | undefined) => (s ?? '').split(',').map((x) => x.trim()
 /** Adds the endpoint/judge flags shared by run, generate and score. */
 export function addJudgeOptions(cmd: Command, withGenerator: boolean): Command {
   cmd
-    .option('--endpoint <url>', 'OpenAI-compatible base URL, e.g. http://localhost:11434/v1 (Ollama); key from SPANPROOF_API_KEY')
+    .option('--endpoint <url>', 'OpenAI-compatible base URL, e.g. http://localhost:11434/v1 (Ollama); key from SPANPROOF_API_KEY', (v: string) => assertHttpUrl(v, '--endpoint'))
     .option('--judge-model <name>', 'model that judges the answers (must differ from the generator unless --allow-same-model)')
     .option('--judge-metrics <list>', `judge metrics (default all: ${JUDGE_METRICS.join(',')})`)
     .option('--judge-concurrency <n>', 'requests in flight at most (default settings judge.concurrency, 4)')
@@ -155,6 +155,8 @@ export interface GenerateTarget {
   groundTruthFile?: string;
   /** Judge settings over run.json's (`generate`: the workspace's .vscode/settings.json `spanproof.judge.*`); the flags win over both. */
   judge?: Partial<RunSettings['judge']>;
+  /** `run --generate`: the run directory was just made by the grid, so a failure says where it is. */
+  freshRun?: boolean;
 }
 
 /** The line printed before the first request: where the data goes (credentials redacted, terminal-safe). */
@@ -170,6 +172,11 @@ export function sendingLine(endpoint: string, generatorModel: string | undefined
 export async function runGenerateStep(runDir: string, target: GenerateTarget, o: JudgeCliOptions, json: boolean): Promise<GenerationStageResult> {
   // A wrong flag value is a plain flag error (exit 2), before anything is read, sent or written.
   const flags = parseJudgeFlags(o);
+  // Checked before anything is printed or sent; a mistake here generated nothing, so no ledger is named.
+  if (!target.endpoint) throw new SpanproofError('bad-input', 'no endpoint given; the endpoint is never taken from a run\'s files (a shared run folder must not choose where your questions, passages and API key go).', { field: '--endpoint', fix: 'pass --endpoint URL, e.g. http://localhost:11434/v1 for Ollama.' });
+  assertHttpUrl(target.endpoint, '--endpoint');
+  const judge = { ...readRun(runDir).run.settings.judge, ...target.judge, ...flags.overrides, endpoint: target.endpoint };
+  checkModels(judge.generatorModel, judge.judgeModel, judge.allowSameModel);
   const ac = new AbortController();
   const onSigint = () => {
     if (!json) process.stderr.write('\ncancelling generation…\n');
@@ -178,9 +185,6 @@ export async function runGenerateStep(runDir: string, target: GenerateTarget, o:
   const offSigint = onCancelSignal(onSigint); // Ctrl-C and SIGTERM alike (../cancel.ts)
   let last = 0;
   try {
-    if (!target.endpoint) throw new SpanproofError('bad-input', 'no endpoint given; the endpoint is never taken from a run\'s files (a shared run folder must not choose where your questions, passages and API key go).', { field: '--endpoint', fix: 'pass --endpoint URL, e.g. http://localhost:11434/v1 for Ollama.' });
-    const runSettings = (JSON.parse(readFileSync(join(runDir, 'run.json'), 'utf8')) as { settings: RunSettings }).settings;
-    const judge = { ...runSettings.judge, ...target.judge, ...flags.overrides, endpoint: target.endpoint };
     process.stderr.write(`${sendingLine(judge.endpoint, judge.generatorModel, judge.judgeModel)}\n`);
     return await runGenerationStage(runDir, {
       judge,
@@ -201,13 +205,15 @@ export async function runGenerateStep(runDir: string, target: GenerateTarget, o:
       },
     });
   } catch (e) {
-    // The retrieval run is complete and kept: say where, so a failed generation never hides it.
+    // A grid run that just finished is complete and kept: say where, so a failed generation never hides
+    // it; the ledger only when this attempt wrote one (status failed).
     if (e instanceof SpanproofError && e.code !== 'cancelled') {
       // Status failed is claimed only when the stage wrote it (it sets runDir then); else nothing was written.
-      const where = e.runDir
-        ? `The run (retrieval results) is in ${runDir}; answers status failed (ledger.json). After fixing, re-run: spanproof generate ${JSON.stringify(runDir)} --overwrite …`
-        : `The run (retrieval results) is in ${runDir}; no answers were written. After fixing, run: spanproof generate ${JSON.stringify(runDir)} …`;
-      throw new SpanproofError(e.code, `${e.message} ${where}`, { cause: e }); // e.message already names the file, field and fix
+      const where = [
+        target.freshRun ? `The run (retrieval results) is in ${runDir}.` : '',
+        e.runDir ? `Answers status failed (ledger.json); after fixing, re-run: spanproof generate ${JSON.stringify(runDir)} --overwrite …` : target.freshRun ? `No answers were written; after fixing, run: spanproof generate ${JSON.stringify(runDir)} …` : '',
+      ].filter(Boolean).join(' ');
+      if (where) throw new SpanproofError(e.code, `${e.message} ${where}`, { cause: e }); // e.message already names the file, field and fix
     }
     throw e;
   } finally {
@@ -272,5 +278,6 @@ export function validateGenerateOptions(settings: RunSettings, o: JudgeCliOption
   parseJudgeFlags(o);
   const j = judgeSettings(settings.judge, o);
   if (!j.endpoint) throw new SpanproofError('bad-input', '--generate needs an endpoint.', { field: '--endpoint', fix: 'pass --endpoint URL, e.g. http://localhost:11434/v1 for Ollama.' });
+  assertHttpUrl(j.endpoint, o.endpoint ? '--endpoint' : 'judge.endpoint');
   checkModels(j.generatorModel, j.judgeModel, j.allowSameModel);
 }

@@ -7,6 +7,7 @@
  */
 import type { Command } from 'commander';
 import { SpanproofError } from '../../core/errors';
+import { assertHttpUrl } from '../../core/net/url';
 import type { RunSettings } from '../../core/settings';
 
 type Entry = { command: string } | { url: string } | { name: string };
@@ -24,7 +25,7 @@ export function addExternalRetrieverOptions(cmd: Command): Command {
   const push = (e: Entry) => { order.push(e); return order; };
   return cmd
     .option('--retriever-cmd <command>', 'score your own retriever: a command reading {"id","question","k"} lines on stdin, writing {"id","results"} lines (repeatable; docs/external.md)', (v: string) => push({ command: v }))
-    .option('--retriever-url <url>', 'score your own retriever behind a URL: POST {"id","question","k"} → {"results"} (repeatable)', (v: string) => push({ url: v }))
+    .option('--retriever-url <url>', 'score your own retriever behind a URL: POST {"id","question","k"} → {"results"} (repeatable)', (v: string) => push({ url: assertHttpUrl(v, '--retriever-url', 'http://localhost:8080/search') }))
     .option('--retriever-name <name>', 'name of the --retriever-cmd/--retriever-url given just before (config id external/<name>/none)', (v: string) => push({ name: v }));
 }
 

@@ -18,6 +18,7 @@ import { runQueries, type QueryAnswer, type QueryResultRow } from '../../core/gr
 import { resolveCacheDir } from '../../core/runs';
 import { CHUNKER_IDS, DEFAULT_SETTINGS, RETRIEVER_IDS } from '../../core/settings';
 import { settingsFromOptions } from './run';
+import { assertHttpUrl } from '../../core/net/url';
 import type { SetExit } from './index';
 
 interface QueryOptions { workspace: string; chunker: string; retriever: string; rerank: string; k?: string; pool?: string; config?: string; json?: boolean; embedders?: string; reranker?: string; endpoint?: string }
@@ -52,7 +53,7 @@ export function register(program: Command, setExit: SetExit): void {
     .option('--pool <n>', `candidate pool size N (default ${DEFAULT_SETTINGS.poolSize})`)
     .option('--embedders <list>', 'comma-separated embedders, as for spanproof run (with more than one, --retriever dense answers for each: dense:<name>)')
     .option('--reranker <entry>', 'the reranker with --rerank on: baseline (default) | a catalogue cross-encoder | endpoint:<model> | a cross-encoder folder')
-    .option('--endpoint <url>', 'the endpoint of endpoint:<model> entries (modelEndpoint.url); key from SPANPROOF_API_KEY')
+    .option('--endpoint <url>', 'the endpoint of endpoint:<model> entries (modelEndpoint.url); key from SPANPROOF_API_KEY', (v: string) => assertHttpUrl(v, '--endpoint'))
     .option('--config <file>', 'settings JSON (same keys as the VS Code settings): models, chunker params, threads')
     .option('--json', 'print JSON only')
     .addHelpText('after', `

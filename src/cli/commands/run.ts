@@ -23,7 +23,7 @@ import { parseShardSpec } from '../../core/grid/shard';
 import { exportRunToMlflow } from '../../core/export/mlflow';
 import { parseEmbedderList, parseRerankerSpec } from '../../core/models';
 import { endpointModels, gridModelNeeds } from '../../core/grid/models';
-import { redactUrl } from '../../core/net';
+import { assertHttpUrl, redactUrl } from '../../core/net';
 import { terminalSafe } from '../../core/text/terminal';
 import { buildReportModel, injectionSummaryMarkdown, rankingTable } from '../../core/report';
 import { addAttackOption, parseAttacks, runAttackSteps } from './attacks';
@@ -242,6 +242,7 @@ Exit codes:
       const gates = resolveGates(parsedGates, settings, o.gateConfig);
       validateGenerateOptions(settings, o); // --generate (SPEC §14): fail before the grid runs
       const sent = endpointModels(settings, gridModelNeeds(settings)); // endpoint models (SPEC §5.3): fail before the grid runs without an endpoint
+      if (sent.length) assertHttpUrl(settings.modelEndpoint.url, o.endpoint ? '--endpoint' : 'modelEndpoint.url');
       if (sent.length && !o.json) process.stderr.write(terminalSafe(`Sending chunk and question texts to ${redactUrl(settings.modelEndpoint.url)} (${sent.join(', ')}); cached on disk, so an identical re-run sends none.\n`));
       const workspace = path.resolve(o.workspace);
       checkWorkspace(workspace);
@@ -287,7 +288,7 @@ Exit codes:
       let generationCancelled = false;
       if (o.generate && result.runDir) {
         const runDir = result.runDir;
-        const gen = await runGenerateStep(runDir, { endpoint: judgeSettings(settings.judge, o).endpoint, workspace, groundTruthFile }, { ...o, judgeCacheDir: o.judgeCacheDir ?? (o.cacheDir ? path.join(path.resolve(o.cacheDir), 'judge') : undefined) }, !!o.json);
+        const gen = await runGenerateStep(runDir, { endpoint: judgeSettings(settings.judge, o).endpoint, workspace, groundTruthFile, freshRun: true }, { ...o, judgeCacheDir: o.judgeCacheDir ?? (o.cacheDir ? path.join(path.resolve(o.cacheDir), 'judge') : undefined) }, !!o.json);
         result = { ...result, results: { ...result.results, answers: gen.summary } as typeof result.results };
         answersLines = ['', ...generationText(gen)];
         generationCancelled = gen.status === 'cancelled';

@@ -19,6 +19,7 @@
  */
 import { isAbsolute, resolve } from 'node:path';
 import { SpanproofError } from '../errors';
+import { modelEndpointFix } from '../models/endpoint/hint';
 import {
   BASELINE_RERANKER_LABEL, ModelEndpoint, describeEmbedder, describeReranker, embedderName, loadEmbedder, loadReranker, runEmbedderSpecs,
   parseRerankerSpec, staticGloveDir, type EmbedderContext, type EmbedderSpec, type ModelLedgerFile, type PairScorer, type RerankerSpec, type TextEmbedder,
@@ -113,7 +114,7 @@ export function endpointModels(s: Pick<RunSettings, 'embedders' | 'embeddingMode
   const out = [...embSpecs.flatMap((e) => (e.kind === 'endpoint' ? [`embedder endpoint:${e.model}`] : [])), ...(rrSpec?.kind === 'endpoint' ? [`reranker endpoint:${rrSpec.model}`] : [])];
   if (out.length > 0 && !s.modelEndpoint.url) {
     throw new SpanproofError('bad-input', `the ${out.join(' and the ')} ${out.length > 1 ? 'are' : 'is'} served by an endpoint, and no endpoint is set.`, {
-      field: 'modelEndpoint.url', fix: 'pass --endpoint URL (or set spanproof.modelEndpoint.url), e.g. http://localhost:11434/v1 for Ollama or https://api.openai.com/v1.',
+      field: 'modelEndpoint.url', fix: modelEndpointFix('http://localhost:11434/v1 for Ollama or https://api.openai.com/v1'),
     });
   }
   return out;

@@ -101,7 +101,7 @@ export class ChatClient {
   private readonly o: Required<Omit<ChatClientOptions, 'apiKey' | 'cache' | 'prices'>> & Pick<ChatClientOptions, 'cache'>;
 
   constructor(opts: ChatClientOptions) {
-    if (!opts.endpoint) throw new SpanproofError('bad-input', 'no endpoint configured.', { field: 'judge.endpoint', fix: 'set --endpoint URL (or spanproof.judge.endpoint).' });
+    if (!opts.endpoint) throw new SpanproofError('bad-input', 'no endpoint configured.', { field: 'judge.endpoint', fix: 'pass --endpoint URL (in VS Code: the setting spanproof.judge.endpoint).' });
     this.endpoint = opts.endpoint;
     this.shown = redactUrl(opts.endpoint);
     const timeoutMs = opts.timeoutMs ?? 60000;

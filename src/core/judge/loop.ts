@@ -65,8 +65,8 @@ export interface LoopResult {
  * `allowSameModel` is false; returns whether they are the same (to flag it in every report).
  */
 export function checkModels(generatorModel: string, judgeModel: string, allowSameModel = false): boolean {
-  if (!generatorModel) throw new SpanproofError('bad-input', 'no generator model configured.', { field: 'judge.generatorModel', fix: 'pass --generator-model NAME (or set spanproof.judge.generatorModel).' });
-  if (!judgeModel) throw new SpanproofError('bad-input', 'no judge model configured.', { field: 'judge.judgeModel', fix: 'pass --judge-model NAME (or set spanproof.judge.judgeModel).' });
+  if (!generatorModel) throw new SpanproofError('bad-input', 'no generator model configured.', { field: 'judge.generatorModel', fix: 'pass --generator-model NAME (or set judge.generatorModel in the --config file of spanproof run; in VS Code: the setting spanproof.judge.generatorModel).' });
+  if (!judgeModel) throw new SpanproofError('bad-input', 'no judge model configured.', { field: 'judge.judgeModel', fix: 'pass --judge-model NAME (or set judge.judgeModel in the --config file of spanproof run; in VS Code: the setting spanproof.judge.judgeModel).' });
   // Model names are compared trimmed and case-insensitively: "Same-M" and "same-m" name one model on most servers.
   const same = generatorModel.trim().toLowerCase() === judgeModel.trim().toLowerCase();
   if (same && !allowSameModel) {

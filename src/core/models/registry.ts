@@ -7,6 +7,7 @@
 import { existsSync } from 'node:fs';
 import * as path from 'node:path';
 import { SpanproofError } from '../errors';
+import { modelEndpointFix } from './endpoint/hint';
 import { resolvePulledModel } from './catalogue/store';
 import { loadEmbedderFromFolder } from './embedder';
 import { BUILTIN_EMBEDDERS, type BuiltinEmbedderName, type EmbedderSpec, embedderName } from './embedderSpec';
@@ -50,6 +51,6 @@ export async function loadEmbedder(spec: EmbedderSpec, ctx: EmbedderContext): Pr
   if (spec.kind === 'folder') return loadEmbedderFromFolder(path.resolve(ctx.baseDir ?? process.cwd(), spec.path), { threads: ctx.threads });
   if (spec.kind === 'catalogue') return loadEmbedderFromFolder(resolvePulledModel(spec.name, ctx.modelStore), { threads: ctx.threads });
   const ep = ctx.endpoint;
-  if (!ep) throw new SpanproofError('bad-input', `the embedder ${embedderName(spec)} needs an endpoint, and none is set.`, { field: 'modelEndpoint.url', fix: 'pass --endpoint URL (or set spanproof.modelEndpoint.url), e.g. http://localhost:11434/v1 for Ollama.' });
+  if (!ep) throw new SpanproofError('bad-input', `the embedder ${embedderName(spec)} needs an endpoint, and none is set.`, { field: 'modelEndpoint.url', fix: modelEndpointFix('http://localhost:11434/v1 for Ollama') });
   return loadEndpointEmbedder({ connection: ep.connection, model: spec.model, cacheDir: ep.cacheDir, countTokens: ep.countTokens, batchSize: ep.batchSize, signal: ep.signal });
 }

@@ -5,6 +5,7 @@
  */
 import * as path from 'node:path';
 import { SpanproofError } from '../errors';
+import { modelEndpointFix } from './endpoint/hint';
 import { resolvePulledModel } from './catalogue/store';
 import { loadCrossEncoderFromFolder } from './crossEncoder';
 import { loadEndpointReranker } from './endpoint/reranker';
@@ -48,7 +49,7 @@ export async function loadReranker(spec: RerankerSpec, ctx: RerankerContext): Pr
   if (spec.kind === 'folder') return loadCrossEncoderFromFolder(path.resolve(ctx.baseDir ?? process.cwd(), spec.path), { threads: ctx.threads });
   if (spec.kind === 'catalogue') return loadCrossEncoderFromFolder(resolvePulledModel(spec.name, ctx.modelStore), { threads: ctx.threads });
   if (!ctx.endpoint || !ctx.cacheDir) {
-    throw new SpanproofError('bad-input', `the reranker ${rerankerName(spec)} needs an endpoint, and none is set.`, { field: 'modelEndpoint.url', fix: 'pass --endpoint URL (or set spanproof.modelEndpoint.url), e.g. https://api.cohere.com/v2.' });
+    throw new SpanproofError('bad-input', `the reranker ${rerankerName(spec)} needs an endpoint, and none is set.`, { field: 'modelEndpoint.url', fix: modelEndpointFix('https://api.cohere.com/v2') });
   }
   return loadEndpointReranker({ connection: ctx.endpoint, model: spec.model, cacheDir: ctx.cacheDir, signal: ctx.signal });
 }

@@ -189,7 +189,7 @@ export function createFetch(p: NetPolicy = {}): typeof fetch {
     } catch {
       throw new NetError('bad-url', `"${redactUrl(inputUrl(input))}" is not a URL.`);
     }
-    if (!/^https?:$/.test(url.protocol)) throw new NetError('bad-url', `${url.protocol} URLs are not supported (${redactUrl(url.href)}); use http:// or https://.`);
+    if (!/^https?:$/.test(url.protocol)) throw new NetError('bad-url', `${url.protocol} URLs are not supported (${redactUrl(url.href)}): use an http or https URL`);
     if (url.username || url.password) throw new NetError('bad-url', `the URL ${redactUrl(url.href)} carries a user name or password; credentials are not sent in URLs.`);
     const origin = url.origin;
     const deadline = new AbortController();

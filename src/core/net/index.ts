@@ -22,3 +22,4 @@ export { RequestLimiter, sleep, cancelled } from './limiter';
 export { retryAfterMs, isRetryableStatus, backoffMs, nextRetry, type RetryPolicy } from './retry';
 export { redactUrl, redactText, originOf } from './redact';
 export { NetError, findNetError, type NetErrorKind } from './errors';
+export { assertHttpUrl, isHttpUrl } from './url';

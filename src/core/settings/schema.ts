@@ -13,6 +13,7 @@
  * `description`. Keys are the VS Code keys without `spanproof.`.
  */
 import { z } from 'zod';
+import { isHttpUrl } from '../net/url';
 
 /** What a changed setting makes stale, from the cheapest to recompute to the most expensive. */
 export const INVALIDATIONS = ['ranking', 'metrics', 'retrieval', 'index', 'corpus', 'groundtruth'] as const;
@@ -112,7 +113,7 @@ const externalName = z.string().regex(EXTERNAL_NAME, 'expected a name of letters
 /** One external retriever (SPEC/issue #18): a command or a URL. */
 const externalRetriever = z.union([
   z.strictObject({ name: externalName, command: z.string().min(1) }),
-  z.strictObject({ name: externalName, url: z.string().url() }),
+  z.strictObject({ name: externalName, url: z.string().url().refine(isHttpUrl, 'expected an http:// or https:// URL') }),
 ]);
 
 /** The run settings schema. Input: any subset (nested objects too); output: every key filled in. */

@@ -5,6 +5,7 @@
  */
 import type { OpenAI } from 'openai';
 import { SpanproofError } from '../../errors';
+import { modelEndpointFix } from './hint';
 import { Ledger } from '../../judge/ledger';
 import { RequestLimiter, openAIClient } from '../../net';
 import type { LedgerCounters } from '../../judge/types';
@@ -59,7 +60,7 @@ export class ModelEndpoint {
   /** Throws SpanproofError('bad-input') for a missing or non-http(s) URL, or one carrying `user:password@`. */
   constructor(opts: EndpointOptions) {
     this.field = opts.field ?? '--endpoint';
-    if (!opts.endpoint) throw new SpanproofError('bad-input', 'an endpoint model needs an endpoint.', { field: this.field, fix: 'pass --endpoint URL (or set spanproof.modelEndpoint.url), e.g. http://localhost:11434/v1.' });
+    if (!opts.endpoint) throw new SpanproofError('bad-input', 'an endpoint model needs an endpoint.', { field: this.field, fix: modelEndpointFix('http://localhost:11434/v1') });
     this.endpoint = endpointDisplay(opts.endpoint, this.field);
     if (new URL(opts.endpoint).username || new URL(opts.endpoint).password) {
       throw new SpanproofError('bad-input', `the endpoint URL ${this.endpoint} carries a user name or password.`, { field: this.field, fix: 'remove user:password@ from the URL and give the key in SPANPROOF_API_KEY (CLI) or the VS Code key store.' });
