@@ -4,7 +4,9 @@
  * registers itself on the program; all of them call the same core as the extension and the worker.
  * Exit codes (./exit.ts): 0 success; 1 a gate failed / questions not resolved; 2 bad input; 3 internal
  * error or a crashed worker; 130 cancelled with Ctrl-C (143 with SIGTERM); 141 the reader of stdout went away
- * (`spanproof … | head`).
+ * (`spanproof … | head`). commander's own errors (unknown option or command, missing argument) are
+ * user mistakes in the same one-line format (`spanproof: … Fix: …`, exit 2); `spanproof` with no
+ * command prints the help on stderr and exits 2 too (commander's default is 1, a gate's status here).
  */
 import '../core/ortEnv'; // first: disables onnxruntime's telemetry before it loads
 import { Command, CommanderError } from 'commander';
@@ -28,7 +30,8 @@ async function main(argv: string[]): Promise<number> {
     .description('Span-level evaluation of RAG retrieval pipelines on your own documents.')
     .version(VERSION)
     .exitOverride()
-    .configureOutput({ writeErr: (s) => process.stderr.write(s) });
+    // commander's error lines are printed by the catch below, in the CLI's format
+    .configureOutput({ writeErr: (s) => process.stderr.write(s), outputError: () => {} });
   let exitCode = 0;
   registerCommands(program, (code) => { exitCode = code; });
   try {
@@ -37,7 +40,8 @@ async function main(argv: string[]): Promise<number> {
     // A full disk under whatever the command wrote (answers, a ledger, a cache): exit 2 with the fix.
     const e = diskFullError(error, 'free some space on that disk, or choose another --out / --cache-dir.');
     if (e instanceof CommanderError) {
-      if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version' || e.code === 'commander.help') return 0;
+      if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version' || (e.code === 'commander.help' && e.exitCode === 0)) return 0;
+      process.stderr.write(`spanproof: ${commanderMistake(e, program, argv.slice(2))}\n`);
       return EXIT.badInput;
     }
     if (isSpanproofError(e)) {
@@ -54,6 +58,17 @@ async function main(argv: string[]): Promise<number> {
     return EXIT.internal;
   }
   return exitCode;
+}
+
+/**
+ * commander's error as one line with a fix: `unknown option '--kk' (Did you mean --k?). Fix: see
+ * spanproof run --help.` The help of no command (or `spanproof help <unknown>`) was printed already.
+ */
+function commanderMistake(e: CommanderError, program: Command, args: readonly string[]): string {
+  if (e.code === 'commander.help') return `${args.length ? 'no such command' : 'no command given'}. Fix: give one of the commands listed above, e.g. spanproof run --workspace DIR (spanproof <command> --help shows its options).`;
+  const what = e.message.replace(/^error: /, '').replace(/\s*\n\s*/g, ' ').trim().replace(/([^.?!)])$/, '$1.');
+  const cmd = args.find((a) => program.commands.some((c) => c.name() === a));
+  return `${what} Fix: ${cmd ? `see spanproof ${cmd} --help for its options and arguments.` : 'see spanproof --help for the commands.'}`;
 }
 
 // A command cancelled by SIGTERM rather than Ctrl-C exits 143, not 130 (./cancel.ts).
