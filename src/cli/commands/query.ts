@@ -18,17 +18,13 @@ import { runQueries, type QueryAnswer, type QueryResultRow } from '../../core/gr
 import { resolveCacheDir } from '../../core/runs';
 import { CHUNKER_IDS, DEFAULT_SETTINGS, RETRIEVER_IDS } from '../../core/settings';
 import { settingsFromOptions } from './run';
+import { countFlag } from '../flags';
+import { MAX_RESULT_LIST } from '../../core/settings';
 import { assertHttpUrl } from '../../core/net/url';
 import type { SetExit } from './index';
 
 interface QueryOptions { workspace: string; chunker: string; retriever: string; rerank: string; k?: string; pool?: string; config?: string; json?: boolean; embedders?: string; reranker?: string; endpoint?: string }
 
-function positiveInt(v: string | undefined, field: string): number | undefined {
-  if (v === undefined) return undefined;
-  const x = Number(v);
-  if (!Number.isInteger(x) || x < 1) throw new SpanproofError('bad-input', `${field} must be a positive integer, got "${v}".`, { field });
-  return x;
-}
 
 function printHuman(a: QueryAnswer, gap: boolean): void {
   const line = (r: QueryResultRow) => {
@@ -72,8 +68,8 @@ answers for every dense:<name> config of the grid, --retriever dense:a for one. 
         retriever: opts.retriever.trim(),
         rerank: opts.rerank === 'on',
         text,
-        k: positiveInt(opts.k, '--k'),
-        pool: positiveInt(opts.pool, '--pool'),
+        k: opts.k === undefined ? undefined : countFlag('--k', opts.k, MAX_RESULT_LIST, 5),
+        pool: opts.pool === undefined ? undefined : countFlag('--pool', opts.pool, MAX_RESULT_LIST, 20),
         settings,
         // only for an existing workspace: a mistyped path must give loadCorpus's not-found error, not a new folder
         cacheDir: existsSync(opts.workspace) ? resolveCacheDir(opts.workspace) : undefined,

@@ -35,7 +35,8 @@ import { EXIT } from '../exit';
 import { runAndWriteBiasStudy } from './bias';
 import { progressPrinter } from '../progress';
 import { addExternalRetrieverOptions, externalRetrieversFromOptions, type ExternalFlagOptions } from './externalFlags';
-import { parseRunSettings } from '../../core/settings';
+import { MAX_RESULT_LIST, parseRunSettings } from '../../core/settings';
+import { countFlag } from '../flags';
 import { addJudgeOptions, generationText, judgeSettings, runGenerateStep, validateGenerateOptions, type JudgeCliOptions } from '../judge';
 import { onCancelSignal } from '../cancel';
 
@@ -118,8 +119,8 @@ export function resolveCliSettings(o: SettingsOptions, quiet = false): { setting
   if (o.chunkers !== undefined) { over.chunkers = parseListFlag('--chunkers', o.chunkers, CHUNKER_IDS, 'chunker'); flags.chunkers = '--chunkers'; }
   if (o.retrievers !== undefined) { over.retrievers = parseListFlag('--retrievers', o.retrievers, RETRIEVER_IDS, 'retriever'); flags.retrievers = '--retrievers'; }
   if (o.rerank !== undefined) { over.rerank = parseListFlag('--rerank', o.rerank, ['on', 'off'] as const, 'rerank value').map((x) => x === 'on'); flags.rerank = '--rerank'; }
-  if (o.k !== undefined) { over.k = parseNumberFlag('--k', o.k, (n) => Number.isInteger(n) && n >= 1, 'a whole number ≥ 1', '5'); flags.k = '--k'; }
-  if (o.pool !== undefined) { over.poolSize = parseNumberFlag('--pool', o.pool, (n) => Number.isInteger(n) && n >= 1, 'a whole number ≥ 1', '20'); flags.poolSize = '--pool'; }
+  if (o.k !== undefined) { over.k = countFlag('--k', o.k, MAX_RESULT_LIST, 5); flags.k = '--k'; }
+  if (o.pool !== undefined) { over.poolSize = countFlag('--pool', o.pool, MAX_RESULT_LIST, 20); flags.poolSize = '--pool'; }
   if (o.tau !== undefined) { over.tau = parseNumberFlag('--tau', o.tau, (n) => n > 0 && n <= 1, 'a number in (0, 1]', '0.9'); flags.tau = '--tau'; }
   if (o.retrieverCmd ?? o.retrieverUrl ?? o.retrieverName) { over.externalRetrievers = externalRetrieversFromOptions(o, s); flags.externalRetrievers = '--retriever-cmd/--retriever-url'; }
   // The flags' values through the schema too (a bad --retriever-name or URL is named like a --config key).
@@ -172,11 +173,44 @@ export function settingsFromOptions(o: SettingsOptions): RunSettings {
   return resolveCliSettings(o).settings;
 }
 
-/** `--explain-settings`: one line per setting — key, value, and the file, flag or default it came from. */
-export function explainSettings(r: ReturnType<typeof resolveCliSettings>, json: boolean): string {
-  if (json) return `${JSON.stringify({ settings: r.origins, ignored: r.ignored }, null, 2)}\n`;
-  const w = Math.max(...r.origins.map((x) => x.key.length));
-  const lines = r.origins.map((x) => `${x.key.padEnd(w)}  ${JSON.stringify(x.value)}  ← ${x.from}`);
+/**
+ * Why a setting does not matter to this `spanproof run` (its flags and the other settings), or
+ * undefined when it is used — so `--explain-settings` does not suggest that editing it changes the run.
+ */
+export function unusedReason(key: string, s: RunSettings, o: Pick<RunOptions, 'generate'>): string | undefined {
+  const [top, group] = key.split('.');
+  if (top === 'draft') return 'read by spanproof draft only';
+  if (top === 'injection') return 'the CLI takes --injection-study and --canaries-per-kind instead';
+  if (top === 'judge' && !o.generate) return 'only with --generate';
+  if (top === 'chunkerParams' && !(s.chunkers as string[]).includes(group)) return `the ${group} chunker is not in chunkers`;
+  if (top === 'rerankerModel' && !s.rerank.includes(true)) return 'rerank has no on';
+  if (top === 'external' && !s.externalRetrievers.length) return 'no external retriever';
+  if (key === 'mlflow.experiment' && !s.mlflow.trackingUri) return 'mlflow.trackingUri is empty';
+  if (top === 'modelEndpoint' && !sendsToEndpoint(s)) return 'no endpoint:<model> embedder or reranker';
+  return undefined;
+}
+
+/** True when the run's embedders or reranker are `endpoint:<model>` entries (a broken entry counts as used: the run reports it). */
+function sendsToEndpoint(s: RunSettings): boolean {
+  try {
+    return endpointModels({ ...s, modelEndpoint: { ...s.modelEndpoint, url: s.modelEndpoint.url || 'http://x' } }, gridModelNeeds(s)).length > 0;
+  } catch {
+    return true;
+  }
+}
+
+/**
+ * `--explain-settings`: one line per setting — key, value, and the file, flag or default it came from,
+ * and `(not used: …)` for a setting this run does not read (JSON: `notUsed`).
+ */
+export function explainSettings(r: ReturnType<typeof resolveCliSettings>, json: boolean, o: Pick<RunOptions, 'generate'> = {}): string {
+  const origins = r.origins.map((x) => {
+    const notUsed = unusedReason(x.key, r.settings, o);
+    return notUsed ? { ...x, notUsed } : x;
+  });
+  if (json) return `${JSON.stringify({ settings: origins, ignored: r.ignored }, null, 2)}\n`;
+  const w = Math.max(...origins.map((x) => x.key.length));
+  const lines = origins.map((x) => `${x.key.padEnd(w)}  ${JSON.stringify(x.value)}  ← ${x.from}${'notUsed' in x ? `  (not used: ${x.notUsed})` : ''}`);
   for (const i of r.ignored) lines.push(`${i.key.replace(/^spanproof\./, '').padEnd(w)}  (not used from ${WORKSPACE_SETTINGS_FILE}: ${i.reason})`);
   return `${lines.join('\n')}\n`;
 }
@@ -231,7 +265,7 @@ Exit codes:
     .action(async (o: RunOptions) => {
       const parsedGates = parseGates(o.failUnder, o.gateConfig);
       if (o.explainSettings) {
-        process.stdout.write(explainSettings(resolveCliSettings(o, true), !!o.json));
+        process.stdout.write(explainSettings(resolveCliSettings(o, true), !!o.json, o));
         return;
       }
       const shard = o.shard === undefined ? undefined : parseShardSpec(o.shard);

@@ -6,7 +6,7 @@
  */
 export { CHUNKER_IDS, RETRIEVER_IDS, INVALIDATIONS, SETTING_CATEGORIES, RUN_SETTINGS_SCHEMA, type Invalidation, type SettingCategory, type SettingMeta, type ValueMeta } from './schema';
 export { DEFAULT_SETTINGS, type RunSettings, type ChunkerParams } from './types';
-export { parseRunSettings, readSettingsFile, coerceRunSettings, withoutRestricted, validateRunSettings, settingsError, type SettingsSource } from './parse';
+export { parseRunSettings, readSettingsFile, coerceRunSettings, withoutRestricted, validateRunSettings, settingsError, MAX_RESULT_LIST, type SettingsSource } from './parse';
 export { expectedValueText, settingAt, settingKeysAt } from './describe';
 export { INVALIDATES, invalidationOf } from './invalidation';
 export { vscodeContributes, runSettingsJsonSchema, SETTINGS_SECTION, type VscodeContributes, type ConfigurationSection, type ConfigurationProperty } from './contributes';

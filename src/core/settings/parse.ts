@@ -185,6 +185,12 @@ export interface SettingsSource {
 export const MIN_RESAMPLES = 100;
 
 /**
+ * Largest result list (`k`) and candidate pool (`poolSize`) a run accepts: beyond it a value is a slip
+ * (`--k 1000000` would rank and score a million candidates per question and config), not a setting.
+ */
+export const MAX_RESULT_LIST = 10_000;
+
+/**
  * Checks across keys that the per-key schema of {@link parseRunSettings} cannot express, before a run
  * starts (not mid-run): the parameters of every selected chunker (validateChunkerParams, e.g.
  * `fixed.overlap` < `fixed.size`), `k ≤ poolSize` (a result list is the head of the candidate pool),
@@ -214,6 +220,9 @@ export function validateRunSettings(s: RunSettings, source: SettingsSource = {})
   const before = problems.length;
   if (!(Number.isInteger(s.k) && s.k >= 1)) bad('k', 'k', `k is ${s.k}; it must be a whole number ≥ 1.`, `set ${name('k')} to 1 or more.`);
   if (!(Number.isInteger(s.poolSize) && s.poolSize >= 1)) bad('poolSize', 'poolSize', `poolSize is ${s.poolSize}; it must be a whole number ≥ 1.`, `set ${name('poolSize')} to 1 or more.`);
+  for (const key of ['k', 'poolSize'] as const) {
+    if (s[key] > MAX_RESULT_LIST) bad(key, key, `${key} is ${s[key]}; at most ${MAX_RESULT_LIST} is accepted.`, `set ${name(key)} to at most ${MAX_RESULT_LIST} (the defaults are k ${5}, poolSize ${20}).`);
+  }
   if (s.k > s.poolSize) {
     const key: keyof RunSettings = flag('k') || !flag('poolSize') ? 'k' : 'poolSize';
     bad(key, key, `k (${s.k}) is larger than the candidate pool poolSize (${s.poolSize}); the result list is the head of the pool.`, `lower ${name('k')} to at most ${s.poolSize}, or raise ${name('poolSize')} to at least ${s.k}.`);

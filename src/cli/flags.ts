@@ -1,0 +1,12 @@
+/**
+ * Number flags shared by the commands: a count (`--k`, `--pool`) is a whole number written in digits
+ * (`1e3`, `0x10`, `5.0` are refused) from 1 to a bound.
+ */
+import { SpanproofError } from '../core/errors';
+
+/** `value` of `flag` as a whole number from 1 to `max`. @throws SpanproofError('bad-input') naming the flag, the value and the range. */
+export function countFlag(flag: string, value: string, max: number, example: number): number {
+  const n = /^\s*\d+\s*$/.test(value) ? Number(value) : NaN;
+  if (!(n >= 1 && n <= max)) throw new SpanproofError('bad-input', `${flag} "${value}" is not a whole number from 1 to ${max}.`, { field: flag, fix: `pass a whole number in digits, e.g. ${flag} ${example}.` });
+  return n;
+}
