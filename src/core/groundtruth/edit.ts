@@ -11,7 +11,7 @@
 import { applyEdits, findNodeAtLocation, modify, parseTree } from 'jsonc-parser';
 import { SpanproofError } from '../errors';
 import type { GroundTruthFile } from './index';
-import { parseGroundTruth } from './schema';
+import { indentOf, parseGroundTruth } from './schema';
 
 /** New values for the selector `questions[question].evidence[evidence]` (offsets in UTF-16 code units). */
 export interface EvidenceFix {
@@ -73,4 +73,30 @@ export function applyEvidenceFixes(text: string, fixes: readonly EvidenceFix[], 
     }
   }
   return out;
+}
+
+/**
+ * The text `current` with `value` appended to its `questions` array, as ONE insertion after the last
+ * element (or inside `[]`): nothing before or after it changes. The new element is pretty-printed with
+ * the file's indentation unit and indented like the existing elements (their line's leading
+ * whitespace), line endings as in the file. Used by drafts (src/core/draft/store.ts) and `import --merge`.
+ */
+export function appendToQuestions(current: string, value: unknown, file: string): string {
+  const arr = findNodeAtLocation(parseTree(current)!, ['questions']);
+  if (!arr || arr.type !== 'array') throw new SpanproofError('bad-input', '"questions" is not an array.', { file, field: 'questions', fix: 'make "questions" an array of question objects.' });
+  const unit = indentOf(current) ?? '  ';
+  const eol = current.includes('\r\n') ? '\r\n' : '\n';
+  const last = arr.children?.[arr.children.length - 1];
+  const lineStart = (at: number): number => Math.max(current.lastIndexOf('\n', at - 1), current.lastIndexOf('\r', at - 1)) + 1;
+  const leading = (at: number): string => /^[ \t]*/.exec(current.slice(lineStart(at), at))![0];
+  const arrIndent = leading(arr.offset);
+  const elemIndent = last && current.slice(lineStart(last.offset), last.offset).trim() === '' ? leading(last.offset) : arrIndent + unit;
+  const body = JSON.stringify(value, null, unit).split('\n').join(eol + elemIndent);
+  if (last) {
+    const at = last.offset + last.length;
+    return `${current.slice(0, at)},${eol}${elemIndent}${body}${current.slice(at)}`;
+  }
+  const open = arr.offset + 1;
+  const close = arr.offset + arr.length - 1;
+  return `${current.slice(0, open)}${eol}${elemIndent}${body}${eol}${arrIndent}${current.slice(close)}`;
 }

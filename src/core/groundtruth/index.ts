@@ -162,7 +162,7 @@ export { groundTruthJsonSchema, indentOf, orderedQuestion, parseGroundTruth, ser
 export { isDraft, withoutDrafts } from './status';
 export { readGroundTruth, readGroundTruthWithText, writeGroundTruth, writeGroundTruthText } from './io';
 export { backupGroundTruth } from './backup';
-export { applyEvidenceFixes, evidenceFixes, type EvidenceFix } from './edit';
+export { appendToQuestions, applyEvidenceFixes, evidenceFixes, type EvidenceFix } from './edit';
 export { applyWhitespaceFixes, whitespaceFixes, whitespaceOccurrences, type WhitespaceFix } from './whitespace';
 export { excludedQuestionsSummary, normaliseSource, resolveEvidence, resolveGroundTruth } from './resolve';
 export { makeSelector } from './selector';

@@ -9,7 +9,7 @@ import * as path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { SpanproofError } from '../errors';
 import { outputPathError } from '../fsErrors';
-import { backupGroundTruth, parseGroundTruth, serializeGroundTruth, writeGroundTruth, type GroundTruthFile } from '../groundtruth';
+import { appendToQuestions, backupGroundTruth, orderedQuestion, parseGroundTruth, serializeGroundTruth, writeGroundTruthText, type GroundTruthFile } from '../groundtruth';
 import { existingGroundTruthError, mergeGroundTruth, type ExistingGroundTruth, type MergeOutcome } from './merge';
 import { writeFileAtomic as writeAtomicRaw } from '../files';
 import { DEFAULT_SETTINGS } from '../settings';
@@ -109,18 +109,29 @@ export function questionsAtRisk(result: ImportResult, workspace: string): number
 }
 
 /**
- * What goes into the ground-truth file: the imported ground truth (no file, an empty one, `replace`,
- * or identical), or the merge. Throws the refusal for a different existing file under `refuse`.
+ * What goes into the ground-truth file, as text: the imported ground truth serialised (no file, an
+ * empty one, `replace`, or identical), or — `merge` — the file's own text with the new questions
+ * appended as one text insertion each ({@link appendToQuestions}, as drafts are), so every existing
+ * byte stays as written: `__proto__` keys, integers beyond 2^53, `1.10`, indentation and key order
+ * (#16 items 7/8; `validate --fix` keeps them the same way). Throws the refusal for a different
+ * existing file under `refuse`.
  */
-function groundTruthPlan(gtFile: string, current: string | null, result: ImportResult, existing: ExistingGroundTruth): { gt: GroundTruthFile; merge?: MergeOutcome } {
-  if (current === null || serializeGroundTruth(result.groundTruth, { like: current }) === current) return { gt: result.groundTruth };
+function groundTruthPlan(gtFile: string, current: string | null, result: ImportResult, existing: ExistingGroundTruth): { text: string; merge?: MergeOutcome } {
+  const imported = serializeGroundTruth(result.groundTruth, { like: current });
+  if (current === null || imported === current) return { text: imported };
   const mine = parseGroundTruth(current, gtFile); // a damaged file is bad input naming it, whatever the mode
-  if (existing === 'merge') return (({ merged, merge }) => ({ gt: merged, merge }))(mergeGroundTruth(mine, result.groundTruth));
+  if (existing === 'merge') {
+    const { merged, merge } = mergeGroundTruth(mine, result.groundTruth);
+    let text = current;
+    for (const q of merged.questions.slice(mine.questions.length)) text = appendToQuestions(text, orderedQuestion(q), gtFile);
+    parseGroundTruth(text, gtFile);
+    return { text, merge };
+  }
   if (existing === 'refuse' && wouldLose(mine, result.groundTruth)) throw existingGroundTruthError(gtFile, mine.questions.length);
-  return { gt: result.groundTruth };
+  return { text: imported };
 }
 
-async function writeImportFiles(result: ImportResult, root: string, gtFile: string, current: string | null, plan: { gt: GroundTruthFile; merge?: MergeOutcome }): Promise<WriteImportOutcome> {
+async function writeImportFiles(result: ImportResult, root: string, gtFile: string, current: string | null, plan: { text: string; merge?: MergeOutcome }): Promise<WriteImportOutcome> {
   const plans: Array<{ abs: string; text: string; write: boolean }> = [];
   for (const d of result.documents) {
     const abs = path.resolve(root, d.source);
@@ -149,11 +160,11 @@ async function writeImportFiles(result: ImportResult, root: string, gtFile: stri
   }
   let backup: string | null = null;
   // an identical re-import (or a merge that adds nothing) writes nothing and makes no backup
-  const groundTruthUnchanged = current !== null && serializeGroundTruth(plan.gt, { like: current }) === current;
+  const groundTruthUnchanged = current !== null && plan.text === current;
   if (current !== null && !groundTruthUnchanged) {
     backup = (await backupGroundTruth(gtFile, current)) ?? null;
   }
-  if (!groundTruthUnchanged) await writeGroundTruth(gtFile, plan.gt, { expectedContent: current });
+  if (!groundTruthUnchanged) await writeGroundTruthText(gtFile, () => plan.text, { expectedContent: current });
   let qrelsFile: string | null = null;
   if (result.qrels) {
     qrelsFile = path.join(spDir, 'qrels.txt');

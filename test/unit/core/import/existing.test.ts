@@ -91,3 +91,33 @@ test('questionsAtRisk (what VS Code asks Merge / Replace on): the existing quest
   const empty = tempDir('spanproof-import-empty-', t);
   assert.equal(questionsAtRisk(res, empty), 0);
 });
+
+test('--merge leaves every byte of the existing file as written (__proto__ key, integers beyond 2^53, 1.10, 4-space indent, key order) and appends the new question in its indentation', async (t) => {
+  const { ws, squad, gtFile } = setup(t);
+  const lossy = `{
+    "questions": [
+        {
+            "question": "My own wording of the port question?",
+            "id": "q-port",
+            "evidence": [{"exact": "The default port is 8000.", "source": "a.md", "myExtra": 9007199254740993, "float": 1.10}]
+        }
+    ],
+    "__proto__": {"polluted": true},
+    "bigId": 123456789012345678901234567890,
+    "spanproof": 1
+}
+`;
+  writeFileSync(gtFile, lossy);
+  const r = await runCli(['import', 'squad', squad, '--workspace', ws, '--merge', '--json']);
+  assert.equal(r.code, 0, r.stderr);
+  assert.deepEqual(JSON.parse(r.stdout).written.merge, { added: ['q-iface'], unchanged: [], conflicts: ['q-port'] });
+  const after = readFileSync(gtFile, 'utf8');
+  const cut = after.indexOf('        }') + '        }'.length;
+  const keptHead = lossy.slice(0, lossy.indexOf('        }') + '        }'.length);
+  assert.equal(after.slice(0, cut), keptHead, 'the existing question is byte for byte as it was');
+  assert.ok(after.endsWith(lossy.slice(lossy.indexOf('\n    ],'))), 'everything after the questions array is unchanged');
+  const added = after.slice(cut, after.indexOf('\n    ],'));
+  assert.match(added, /^,\n {8}\{\n {12}"id": "q-iface",\n/, 'the new question is indented like the file (4 spaces)');
+  assert.equal(JSON.parse(after).questions[1].id, 'q-iface');
+  assert.equal(readFileSync(`${gtFile}.bak`, 'utf8'), lossy);
+});
