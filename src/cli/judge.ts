@@ -8,6 +8,8 @@ import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { z } from 'zod';
 import { SpanproofError } from '../core/errors';
+import { jsonParseError } from '../core/files';
+import { errnoCode } from '../core/fsErrors';
 import { ChatClient, RequestFailure, JUDGE_METRICS, everyRequestFailed, ReplyCache, checkModels, judgeAnswer, runGenerationStage, unmeasuredReasons, type AnswerAggregate, type GenerationStageResult, type JudgeMetric, type JudgeScore, type LedgerFile, type PriceTable } from '../core/judge';
 import { readRun, resolveCacheDir } from '../core/runs';
 import { ledgerLine } from '../core/judge/report';
@@ -72,11 +74,18 @@ const priceSchema = z.record(z.string(), z.object({ input: z.number().nonnegativ
 
 export function readPrices(file: string | undefined): PriceTable | undefined {
   if (!file) return undefined;
+  const fix = 'pass a JSON file like {"gpt-4o-mini": {"input": 0.15, "output": 0.6}} (per 1M tokens).';
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (e) {
+    throw new SpanproofError('bad-input', `cannot read the price table (${errnoCode(e) ?? String(e)}).`, { file, field: '--judge-prices', fix, cause: e });
+  }
   let raw: unknown;
   try {
-    raw = JSON.parse(readFileSync(file, 'utf8'));
+    raw = JSON.parse(text);
   } catch (e) {
-    throw new SpanproofError('bad-input', `cannot read the price table: ${(e as Error).message}`, { file, field: '--judge-prices', fix: 'pass a JSON file like {"gpt-4o-mini": {"input": 0.15, "output": 0.6}} (per 1M tokens).' });
+    throw jsonParseError(text, file, `correct the JSON syntax there; ${fix}`, e);
   }
   const p = priceSchema.safeParse(raw);
   if (!p.success) throw new SpanproofError('bad-input', `price table: ${p.error.issues[0].path.join('.')}: ${p.error.issues[0].message}`, { file, field: '--judge-prices', fix: 'each model needs numeric "input" and "output" prices per 1M tokens.' });

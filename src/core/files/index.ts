@@ -5,5 +5,5 @@
 export { writeFileAtomic, writeFileAtomicAsync, openAtomicFile, type AtomicFile, type AtomicWriteOptions } from './atomic';
 export { parseJsonLines, readJsonFile, readJsonLines, type JsonLine } from './json';
 export { MAX_JSON_DEPTH, tooDeepPath } from './jsonDepth';
-export { jsonSyntaxError, lineColumnAt, parseJsonText, withoutExcerpt } from './jsonText';
+export { jsonParseError, jsonSyntaxError, lineColumnAt, parseJsonText, withoutExcerpt } from './jsonText';
 export { assertKnownFormat, newerFormat } from './format';

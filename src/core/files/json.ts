@@ -7,7 +7,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { SpanproofError } from '../errors';
 import { MAX_JSON_DEPTH, tooDeepPath } from './jsonDepth';
-import { withoutExcerpt } from './jsonText';
+import { jsonParseError, jsonSyntaxError, withoutExcerpt } from './jsonText';
 
 /** One non-blank line of a JSON Lines text: its 1-based number and the parsed value, or why it does not parse. */
 export type JsonLine = { line: number; value: unknown; error?: undefined } | { line: number; value?: undefined; error: string };
@@ -15,7 +15,7 @@ export type JsonLine = { line: number; value: unknown; error?: undefined } | { l
 /**
  * Parses JSON Lines text: one JSON value per line (`\n` or `\r\n`); blank lines are skipped and keep
  * the numbering (line numbers are those an editor shows). Never throws: a line that is not JSON comes
- * back with `error` = `not valid JSON: <parser message>`, a value nested deeper than
+ * back with `error` = `not valid JSON: <what> at column C`, a value nested deeper than
  * {@link MAX_JSON_DEPTH} with `error` = `nested more than 100 levels deep (at <path>)` (#16 item 15).
  */
 export function parseJsonLines(text: string): JsonLine[] {
@@ -29,7 +29,8 @@ export function parseJsonLines(text: string): JsonLine[] {
       const deep = tooDeepPath(value);
       out.push(deep ? { line: i + 1, error: `nested more than ${MAX_JSON_DEPTH} levels deep (at ${deep})` } : { line: i + 1, value });
     } catch (e) {
-      out.push({ line: i + 1, error: `not valid JSON: ${withoutExcerpt((e as Error).message)}` });
+      const bad = jsonSyntaxError(raw.replace(/\r$/, '')); // the column, as for whole files (#16 item 20)
+      out.push({ line: i + 1, error: bad ? `not valid JSON: ${bad.message} at column ${bad.column}` : `not valid JSON: ${withoutExcerpt((e as Error).message)}` });
     }
   }
   return out;
@@ -38,11 +39,12 @@ export function parseJsonLines(text: string): JsonLine[] {
 /** Parses a JSON file; null when it does not exist. Throws bad-input naming `file` and `fix`. */
 export function readJsonFile<T>(file: string, fix: string): T | null {
   if (!existsSync(file)) return null;
+  const text = readFileSync(file, 'utf8');
   let value: unknown;
   try {
-    value = JSON.parse(readFileSync(file, 'utf8'));
+    value = JSON.parse(text);
   } catch (e) {
-    throw new SpanproofError('bad-input', `not valid JSON: ${withoutExcerpt((e as Error).message)}`, { file, fix });
+    throw jsonParseError(text, file, fix, e);
   }
   const deep = tooDeepPath(value);
   if (deep) throw new SpanproofError('bad-input', `nested more than ${MAX_JSON_DEPTH} levels deep; not read.`, { file, field: deep, fix });

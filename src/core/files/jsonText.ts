@@ -58,6 +58,22 @@ export function withoutExcerpt(message: string): string {
 }
 
 /**
+ * The error for a JSON text `JSON.parse` rejected (`cause`): `not valid JSON: <what>.` with `field`
+ * `line L, column C` from jsonc-parser's scanner, or — should the scanner accept what `JSON.parse`
+ * did not — the parser's own message. Every reader of a whole JSON file uses this (SQuAD, price
+ * tables, run files, catalogues, memory-eval…), so a trailing comma is named the same way everywhere.
+ * `text` is the text as the user wrote it (before any rewrite a reader applies, so columns match). A leading BOM is ignored.
+ */
+export function jsonParseError(text: string, file: string, fix: string, cause?: unknown): SpanproofError {
+  const t = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  if (t.trim() === '') return new SpanproofError('bad-input', 'the file is empty.', { file, fix: 'write its JSON content, or give the right file.', cause });
+  const bad = jsonSyntaxError(t);
+  if (bad) return new SpanproofError('bad-input', `not valid JSON: ${bad.message}.`, { file, field: `line ${bad.line}, column ${bad.column}`, fix, cause });
+  const msg = withoutExcerpt(cause instanceof Error ? cause.message : String(cause)).replace(/\.?$/, '.');
+  return new SpanproofError('bad-input', `not valid JSON: ${msg}`, { file, fix, cause });
+}
+
+/**
  * Parses a JSON text (`jsonc`: comments and trailing commas allowed, as in VS Code's settings.json).
  * A leading BOM is ignored.
  * @throws SpanproofError('bad-input') naming `file`, `line L, column C` and `fix`; for an empty (or
@@ -66,12 +82,14 @@ export function withoutExcerpt(message: string): string {
 export function parseJsonText(text: string, file: string, fix: string, opts: { jsonc?: boolean } = {}): unknown {
   const t = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   if (t.trim() === '') throw new SpanproofError('bad-input', 'the file is empty.', { file, fix: 'write its JSON content, or give the right file.' });
-  const bad = jsonSyntaxError(t, opts);
-  if (bad) throw new SpanproofError('bad-input', `not valid JSON${opts.jsonc ? 'C' : ''}: ${bad.message}.`, { file, field: `line ${bad.line}, column ${bad.column}`, fix });
-  if (opts.jsonc) return parse(t, [], { allowTrailingComma: true });
+  if (opts.jsonc) {
+    const bad = jsonSyntaxError(t, opts);
+    if (bad) throw new SpanproofError('bad-input', `not valid JSONC: ${bad.message}.`, { file, field: `line ${bad.line}, column ${bad.column}`, fix });
+    return parse(t, [], { allowTrailingComma: true });
+  }
   try {
     return JSON.parse(t);
   } catch (e) {
-    throw new SpanproofError('bad-input', `not valid JSON: ${withoutExcerpt((e as Error).message)}`, { file, fix, cause: e });
+    throw jsonParseError(t, file, fix, e);
   }
 }

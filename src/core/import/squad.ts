@@ -12,7 +12,7 @@
  * `answers`). Unanswerable questions (v2.0 `is_impossible`) have no evidence: each is listed in
  * `rejected` with that reason and counted under `counts.unanswerable` — never silently dropped.
  */
-import { MAX_JSON_DEPTH, tooDeepPath, withoutExcerpt } from '../files';
+import { MAX_JSON_DEPTH, jsonParseError, tooDeepPath } from '../files';
 import { SpanproofError } from '../errors';
 import { makeSelector, type EvidenceSelector, type Question } from '../groundtruth';
 import { bump, emptyReport, readTextFile, requirePath, slug } from './common';
@@ -62,13 +62,13 @@ function locateAnswer(context: string, toU16: (cp: number) => number | undefined
 export function importSquad(file: string, _opts: ImportOptions): ImportResult {
   requirePath(file, false, 'pass the path of a SQuAD JSON file.');
   const report = emptyReport('squad', file);
+  const text = readTextFile(file, 'SQuAD file');
   let json: SquadFile;
   try {
     // numeric ids (some SQuAD-style files use 64-bit integers) are read as strings so no digit is lost
-    json = JSON.parse(readTextFile(file, 'SQuAD file').replace(/("id"\s*:\s*)(-?\d+)(?=\s*[,}])/g, '$1"$2"')) as SquadFile;
+    json = JSON.parse(text.replace(/("id"\s*:\s*)(-?\d+)(?=\s*[,}])/g, '$1"$2"')) as SquadFile;
   } catch (e) {
-    if (e instanceof SpanproofError) throw e;
-    throw new SpanproofError('bad-input', `not valid JSON: ${withoutExcerpt((e as Error).message)}`, { file, fix: 'pass a SQuAD v1.1/v2.0 JSON file.', cause: e });
+    throw jsonParseError(text, file, 'correct the JSON syntax there (a SQuAD v1.1/v2.0 file is one JSON object {"data": [...]}).', e); // located in the text as written
   }
   const deep = tooDeepPath(json);
   if (deep) throw new SpanproofError('bad-input', `nested more than ${MAX_JSON_DEPTH} levels deep; not read.`, { file, field: deep, fix: 'pass a SQuAD v1.1/v2.0 JSON file ({"data": [{"title", "paragraphs": [{"context", "qas"}]}]}).' });

@@ -18,7 +18,7 @@
  * - L5: coverage is averaged unrounded.
  * Means of hit rate, correctness and coverage carry a 95% percentile-bootstrap CI over items.
  */
-import { MAX_JSON_DEPTH, tooDeepPath, withoutExcerpt } from '../files';
+import { MAX_JSON_DEPTH, jsonParseError, tooDeepPath } from '../files';
 import { SpanproofError } from '../errors';
 import { keywordSet, type KeywordTokenizer } from '../metrics/generation';
 import { bootstrapResamples, percentileCI, type MeanCI } from '../stats';
@@ -81,12 +81,12 @@ const LABEL_KEYS = ['label', 'is_correct', 'y_true'];
  */
 export function readMemoryEval(file: string): MemoryItem[] {
   requirePath(file, false, 'pass the path of a memory-eval JSON file.');
+  const text = readTextFile(file, 'memory-eval JSON');
   let data: unknown;
   try {
-    data = JSON.parse(readTextFile(file, 'memory-eval JSON'));
+    data = JSON.parse(text);
   } catch (e) {
-    if (e instanceof SpanproofError) throw e;
-    throw new SpanproofError('bad-input', `not valid JSON: ${withoutExcerpt((e as Error).message)}`, { file, fix: 'a JSON array of {query, context, generated_answer, reference_answer}.', cause: e });
+    throw jsonParseError(text, file, 'correct the JSON syntax there (a JSON array of {query, context, generated_answer, reference_answer}).', e);
   }
   const deep = tooDeepPath(data);
   if (deep) throw new SpanproofError('bad-input', `nested more than ${MAX_JSON_DEPTH} levels deep; not read.`, { file, field: deep, fix: 'a JSON array of {query, context, generated_answer, reference_answer}.' });

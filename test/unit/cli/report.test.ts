@@ -93,5 +93,5 @@ test('report of a succeeded run whose results.json is missing (or not JSON) exit
   writeFileSync(file, '{"configs": [');
   const bad = cli(['report', runDir]);
   assert.equal(bad.code, 2, bad.stderr);
-  assert.match(bad.stderr, /results\.json: not valid JSON: .* Fix: /);
+  assert.match(bad.stderr, /results\.json: line 1, column \d+: not valid JSON: [^\n]*\. Fix: /);
 });

@@ -1,7 +1,7 @@
 /** Reading a catalogue file (`--catalogue FILE`): the built-in catalogue's shape, validated with zod. */
 import { readFileSync } from 'node:fs';
 import { SpanproofError } from '../../errors';
-import { withoutExcerpt } from '../../files/jsonText';
+import { jsonParseError } from '../../files/jsonText';
 import { catalogueSchema, type CatalogueEntry } from './entries';
 
 /**
@@ -10,12 +10,18 @@ import { catalogueSchema, type CatalogueEntry } from './entries';
  *   file, the JSON path of the first wrong value and what is expected.
  */
 export function readCatalogueFile(file: string): CatalogueEntry[] {
-  let raw: unknown;
+  let text: string;
   try {
-    raw = JSON.parse(readFileSync(file, 'utf8'));
+    text = readFileSync(file, 'utf8');
   } catch (e) {
     const missing = (e as NodeJS.ErrnoException).code === 'ENOENT';
-    throw new SpanproofError(missing ? 'not-found' : 'bad-input', missing ? 'catalogue file not found.' : `not valid JSON: ${withoutExcerpt((e as Error).message)}`, { file, fix: missing ? 'check the --catalogue path.' : 'fix the JSON syntax.' });
+    throw new SpanproofError(missing ? 'not-found' : 'bad-input', missing ? 'catalogue file not found.' : `cannot read the catalogue file (${(e as NodeJS.ErrnoException).code ?? String(e)}).`, { file, fix: missing ? 'check the --catalogue path.' : 'check that the path is a readable file.' });
+  }
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (e) {
+    throw jsonParseError(text, file, 'fix the JSON syntax at that line and column.', e);
   }
   const r = catalogueSchema.safeParse(raw);
   if (!r.success) {
