@@ -21,13 +21,16 @@ interface ImportCliOptions { workspace: string; documents?: string; minSimilarit
  * 0.412–0.587 below 0.6`) — never a placeholder like "0.N". Most frequent first, then first seen.
  */
 export function groupReasons(reasons: readonly string[]): Array<{ text: string; count: number }> {
-  const NUM = /\d+(?:\.\d+)?/g;
   const groups = new Map<string, { parts: string[]; values: number[][]; raw: string[][]; count: number }>();
   for (const reason of reasons) {
-    const nums = reason.match(NUM) ?? [];
-    const key = reason.replace(NUM, '#');
+    // split at the numbers: even pieces are the reason's own text (an excerpt may hold '#' or any
+    // other character; it is never a placeholder), odd pieces the numbers
+    const pieces = reason.split(/(\d+(?:\.\d+)?)/);
+    const parts = pieces.filter((_, i) => i % 2 === 0);
+    const nums = pieces.filter((_, i) => i % 2 === 1);
+    const key = JSON.stringify(parts);
     let g = groups.get(key);
-    if (!g) groups.set(key, (g = { parts: key.split('#'), values: nums.map(() => []), raw: nums.map(() => []), count: 0 }));
+    if (!g) groups.set(key, (g = { parts, values: nums.map(() => []), raw: nums.map(() => []), count: 0 }));
     nums.forEach((n, i) => { g.values[i].push(Number(n)); g.raw[i].push(n); });
     g.count++;
   }

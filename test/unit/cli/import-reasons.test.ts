@@ -20,3 +20,11 @@ test('rejection reasons group by their words and show each number as the range o
   ]);
   assert.ok(!got.some((g) => /\bN\b/.test(g.text)), 'no placeholder');
 });
+
+test('text of a reason is never a placeholder: "#" in an excerpt stays "#" (it was replaced by the numbers)', () => {
+  const got = groupReasons([
+    'excerpt "## Term #3 of Section 2000" not found in contract 7 (row 12)',
+    'excerpt "## Term #3 of Section 2000" not found in contract 7 (row 40)',
+  ]);
+  assert.deepEqual(got, [{ text: 'excerpt "## Term #3 of Section 2000" not found in contract 7 (row 12–40)', count: 2 }]);
+});
