@@ -4,7 +4,7 @@
  * the fix. Anything else is returned unchanged so it still surfaces as an internal error (exit 3).
  */
 import { statSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { SpanproofError, isSpanproofError } from './errors';
 
 /** The errno code of `e`, or of its `cause` (writeFileAtomic wraps the Node error). */
@@ -58,7 +58,8 @@ export function diskFullError(e: unknown, fix: string, what = 'this file'): unkn
 }
 
 /**
- * Checks a user-given output file path before any work: it must not be a folder, no part of its
+ * Checks a user-given output file path before any work: it must not be a folder, a device, a FIFO
+ * or a socket (not even with `overwrite`), no part of its
  * folder path may be a file, and an existing file is replaced only when `overwrite` is true (the
  * command's `--force`; issue #16 item 8 — a report written over groundtruth.json or a corpus
  * document destroyed it).
@@ -73,5 +74,9 @@ export function checkOutputFile(file: string, what: string, example: string, ove
     throw outputPathError(e, file, what);
   }
   if (st?.isDirectory()) throw new SpanproofError('bad-input', `cannot write ${what} (it is a folder).`, { file, fix: `give a file path, e.g. ${join(file, example)}.` });
+  // the write renames a temp file over the target: a device, FIFO or socket would be replaced by a
+  // regular file (as root, `--out /dev/full --force` did that to /dev/full) — never, even with --force
+  const kind = !st || st.isFile() ? null : st.isFIFO() ? 'a named pipe (FIFO)' : st.isSocket() ? 'a socket' : st.isCharacterDevice() || st.isBlockDevice() ? 'a device' : 'not a regular file';
+  if (kind) throw new SpanproofError('bad-input', `cannot write ${what}: it is ${kind}, not a regular file; it was not touched.`, { file, fix: `give the path of a regular file, e.g. ${join(dirname(file), example)} (or leave ${what} out to print to stdout).` });
   if (st && !overwrite) throw new SpanproofError('bad-input', `${what} would overwrite an existing file.`, { file, fix: `choose another file, or add ${forceFlag} to replace it.` });
 }

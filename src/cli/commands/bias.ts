@@ -8,10 +8,11 @@ import * as path from 'node:path';
 import type { Command } from 'commander';
 import { biasStudyMarkdown, readBiasInputFromRun, runBiasStudy } from '../../core/bias';
 import { SpanproofError } from '../../core/errors';
+import { checkOutputFile, outputPathError } from '../../core/fsErrors';
 import { writeBiasStudy } from '../../core/runs';
 import type { SetExit } from './index';
 
-interface BiasCliOptions { thetas?: string; json?: boolean; out?: string; k?: string }
+interface BiasCliOptions { thetas?: string; json?: boolean; out?: string; k?: string; force?: boolean }
 
 /** Runs the study over `runDir`, writes `<runDir>/bias.json` and (unless quiet) the headline table to stderr. Used by `spanproof run --bias-study`. */
 export function runAndWriteBiasStudy(runDir: string, opts: { quiet?: boolean } = {}): string {
@@ -28,9 +29,12 @@ export function register(program: Command, setExit: SetExit): void {
     .argument('<runDir>', 'a run directory under .spanproof/runs/')
     .option('--thetas <list>', 'IoU thresholds for counting a chunk as the same ID (default 1,0.9,0.7,0.5,0.3)')
     .option('--k <n>', 'result-list size (default: the run\'s k)')
-    .option('--out <file>', 'where to write the study as JSON (default <runDir>/bias.json)')
+    .option('--out <file>', 'where to write the study as JSON (default <runDir>/bias.json; never over an existing file without --force)')
+    .option('--force', 'with --out: replace an existing file')
     .option('--json', 'print the study as JSON instead of Markdown')
     .action((runDir: string, opts: BiasCliOptions) => {
+      const given = opts.out === undefined ? undefined : path.resolve(opts.out);
+      if (given) checkOutputFile(given, '--out', 'bias.json', opts.force === true); // before the study
       const input = readBiasInputFromRun(runDir);
       if (opts.thetas) {
         const ts = opts.thetas.split(',').map(Number);
@@ -43,9 +47,13 @@ export function register(program: Command, setExit: SetExit): void {
         input.k = k;
       }
       const study = runBiasStudy(input);
-      const out = opts.out ? path.resolve(opts.out) : path.join(runDir, 'bias.json');
-      mkdirSync(path.dirname(out), { recursive: true });
-      writeBiasStudy(runDir, study, out);
+      const out = given ?? path.join(runDir, 'bias.json');
+      try {
+        mkdirSync(path.dirname(out), { recursive: true });
+        writeBiasStudy(runDir, study, out);
+      } catch (e) {
+        throw given ? outputPathError(e, out, '--out') : e;
+      }
       process.stdout.write(opts.json ? `${JSON.stringify(study, null, 2)}\n` : `${biasStudyMarkdown(study)}\nWrote ${out}\n`);
       setExit(0);
     });

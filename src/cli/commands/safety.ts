@@ -12,10 +12,11 @@
  * 3 every request failed (nothing measured); 130 cancelled.
  */
 import { setMaxListeners } from 'node:events';
-import { writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { SpanproofError } from '../../core/errors';
+import { writeFileAtomic } from '../../core/files';
+import { checkOutputFile, outputPathError } from '../../core/fsErrors';
 import { ChatClient, ReplyCache, everyRequestFailed } from '../../core/judge';
 import { resolveCacheDir } from '../../core/runs';
 import { safetyMarkdown } from '../../core/report';
@@ -32,6 +33,7 @@ interface SafetyCliOptions {
   categories?: string;
   json?: boolean;
   out?: string;
+  force?: boolean;
   workspace?: string;
   judgeConcurrency?: string;
   judgeCacheDir?: string;
@@ -57,7 +59,8 @@ export function register(program: Command, setExit: SetExit): void {
     .option('--threshold <level>', `defect at or above this severity level: very_low, low, medium, high (default ${DEFAULT_THRESHOLD})`)
     .option('--categories <list>', `categories to grade (default all: ${SAFETY_CATEGORIES.join(',')})`)
     .option('--json', 'print the report as JSON')
-    .option('--out <file>', 'also write the JSON report to this file')
+    .option('--out <file>', 'also write the JSON report to this file (never over an existing file without --force)')
+    .option('--force', 'with --out: replace an existing file')
     .option('--workspace <dir>', 'workspace whose .spanproof/cache/judge caches replies (default .)', '.')
     .option('--judge-concurrency <n>', 'requests in flight at most (default 4)')
     .option('--judge-prices <file>', 'JSON price table for the ledger cost')
@@ -67,6 +70,8 @@ export function register(program: Command, setExit: SetExit): void {
     .action(async (dataset: string, o: SafetyCliOptions) => {
       if (!o.endpoint) throw new SpanproofError('bad-input', 'spanproof safety needs a judge endpoint; nothing is sent anywhere without one.', { field: '--endpoint', fix: 'pass --endpoint URL, e.g. http://localhost:11434/v1 for Ollama.' });
       if (!o.judgeModel) throw new SpanproofError('bad-input', '--endpoint needs --judge-model.', { field: '--judge-model', fix: 'name the model that grades, e.g. --judge-model llama3.1:8b.' });
+      const out = o.out === undefined ? undefined : resolve(o.out);
+      if (out) checkOutputFile(out, '--out', 'safety.json', o.force === true); // before anything is sent
       const threshold = o.threshold ? parseThreshold(o.threshold) : DEFAULT_THRESHOLD;
       const categories = categoriesOption(o.categories);
       const concurrency = o.judgeConcurrency === undefined ? 4 : Number(o.judgeConcurrency);
@@ -89,7 +94,13 @@ export function register(program: Command, setExit: SetExit): void {
       }
       const full = scored.report;
       if (scored.file) process.stderr.write(`Safety report written to ${scored.file}\n`);
-      if (o.out) writeFileSync(resolve(o.out), `${JSON.stringify(full, null, 2)}\n`);
+      if (out) {
+        try {
+          writeFileAtomic(out, `${JSON.stringify(full, null, 2)}\n`);
+        } catch (e) {
+          throw outputPathError(e, out, '--out');
+        }
+      }
       process.stdout.write(o.json ? `${JSON.stringify(full, null, 2)}\n` : `${safetyMarkdown(full).join('\n')}\n`);
       if (!o.json) {
         // rejected input rows and skipped answers: the text output says so too (--json has them in `notes`)
