@@ -9,6 +9,7 @@ import { SpanproofError } from '../errors';
 import { readJsonFile, readJsonLines } from '../files/json';
 import { assertKnownFormat, newerFormat } from '../files/format';
 import { effectiveStatus, withEffectiveStatus } from './liveness';
+import { checkRankingFile, checkResultsFile, checkRunFile } from './validate';
 import type { EvidenceFile, QuestionRecord, ResultsFile, RunData, RunFile, RunSummary, TimingsFile } from './types';
 import { rankingView } from '../ranking/view';
 import { UPIA_FORMAT, type AttacksFile, type InjectionStudy, type XpiaAttackFile } from '../safety/types';
@@ -26,16 +27,18 @@ export function readQuestionsJsonl(file: string): QuestionRecord[] {
 /** Reads every file of a run directory. Throws SpanproofError('not-found') when `dir` has no run.json. */
 export function readRun(dir: string): RunData {
   const d = resolve(dir);
-  const raw = readJson<RunFile>(join(d, 'run.json'));
-  const run = raw && withEffectiveStatus(raw); // `running` whose writer is gone → `interrupted` (#16 item 16)
+  const raw = readJson<unknown>(join(d, 'run.json'));
+  const run = raw === null ? null : withEffectiveStatus(checkRunFile<RunFile>(raw, join(d, 'run.json'))); // `running` whose writer is gone → `interrupted` (#16 item 16)
   if (!run) throw new SpanproofError('not-found', 'not a Spanproof run directory (no run.json).', { file: d, fix: 'pass a folder under .spanproof/runs/.' });
-  const results = readJson<ResultsFile>(join(d, 'results.json'));
-  assertKnownFormat(results, 1, join(d, 'results.json')); // a newer Spanproof's run: say so (#16 item 15)
+  const resultsRaw = readJson<unknown>(join(d, 'results.json'));
+  assertKnownFormat(resultsRaw, 1, join(d, 'results.json')); // a newer Spanproof's run: say so (#16 item 15)
+  // a damaged or hand-edited file is bad input naming the field, not a crash in the renderers
+  const results = resultsRaw === null ? null : checkResultsFile<ResultsFile>(resultsRaw, join(d, 'results.json'));
   const timings = readJson<TimingsFile>(join(d, 'timings.json'));
   // ranking.json of format 2 (SPEC §9 v2) or 1 (older runs): one view for every surface.
   const rankingRaw = readJson<unknown>(join(d, 'ranking.json'));
   assertKnownFormat(rankingRaw, 2, join(d, 'ranking.json'));
-  const view = rankingView(rankingRaw, timings, results);
+  const view = rankingView(checkRankingFile(rankingRaw, join(d, 'ranking.json')), timings, results);
   return {
     run,
     results,
