@@ -3,8 +3,8 @@
  * results.json or ranking.json is bad input naming the file and the JSON path of the first wrong
  * field — a fresh user's `"error": "boom"` or `"configs": 5` crashed `spanproof report` with a stack
  * trace (exit 3) deep in the renderers. Only the fields the readers and renderers rely on are
- * checked, and loosely (unknown keys kept, older runs' optional fields optional), so runs of older
- * Spanproof versions still read.
+ * checked, and loosely (unknown keys kept, older runs' optional fields optional, a config's absent
+ * `metrics`/`causes` read as empty), so runs of older Spanproof versions and hand-made runs still read.
  */
 import { z } from 'zod';
 import { SpanproofError } from '../errors';
@@ -28,17 +28,18 @@ const runSchema = z.looseObject({
 const meanCI = z.looseObject({ mean: num.nullable(), lo: num.nullable(), hi: num.nullable() });
 const configSchema = z.looseObject({
   id: z.string(),
-  chunker: z.string(),
-  retriever: z.string(),
+  chunker: z.string().optional(),
+  retriever: z.string().optional(),
   rerank: z.boolean().optional(),
-  scored: num,
+  scored: num.optional(),
   failed: z.array(z.string()).optional(),
-  metrics: z.record(z.string(), meanCI),
-  causes: z.record(z.string(), num),
+  // the renderers index these by metric and cause: absent reads as empty (hand-made and test runs omit them)
+  metrics: z.record(z.string(), meanCI).default({}),
+  causes: z.record(z.string(), num).default({}),
   contextChars: num.nullable().optional(),
   tauSweep: z.record(z.string(), meanCI).optional(),
   vsTop: z.looseObject({ top: z.string(), diff: meanCI }).nullable().optional(),
-  rank: num,
+  rank: num.optional(),
   explanation: z.string().optional(),
 });
 
@@ -62,7 +63,7 @@ const FIX = 'the run file is damaged or was edited by hand: copy the whole run f
 
 function check<T>(schema: z.ZodType, value: unknown, file: string, what: string): T {
   const r = schema.safeParse(value);
-  if (r.success) return value as T;
+  if (r.success) return r.data as T; // unknown keys kept (loose objects), defaults filled in
   const issue = r.error.issues[0];
   const got = issue.message.replace(/^Invalid input: /, '');
   throw new SpanproofError('bad-input', `${what} has a wrong field: ${got}.`, { file, field: jsonPath(issue.path), fix: FIX });
