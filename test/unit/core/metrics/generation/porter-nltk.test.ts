@@ -34,108 +34,19 @@ for (const mode of ['NLTK_EXTENSIONS', 'MARTIN_EXTENSIONS', 'ORIGINAL_ALGORITHM'
 // irregular forms innings/outings/cannings/succeed, -izer, -ization, -iveness, -fulness, -ousness,
 // -fulli, -logi, -ement, -ll, two-letter words), stems printed by NLTK 3.8 (python3-nltk 3.8-1):
 // PorterStemmer(mode=M).stem(w) for each word.
-const EXTRA: Record<string, Record<string, string>> = {
-  'NLTK_EXTENSIONS': {
-    'innings': 'inning',
-    'inning': 'inning',
-    'outings': 'outing',
-    'outing': 'outing',
-    'cannings': 'canning',
-    'canning': 'canning',
-    'succeed': 'succeed',
-    'proceed': 'proceed',
-    'exceed': 'exceed',
-    'troubled': 'troubl',
-    'digitizer': 'digit',
-    'organization': 'organ',
-    'vietnamization': 'vietnam',
-    'decisiveness': 'decis',
-    'hopefulness': 'hope',
-    'callousness': 'callous',
-    'hopefully': 'hope',
-    'analogy': 'analog',
-    'archaeology': 'archaeolog',
-    'replacement': 'replac',
-    'agreement': 'agreement',
-    'controlling': 'control',
-    'controll': 'control',
-    'hissing': 'hiss',
-    'fizzed': 'fizz',
-    'bb': 'bb',
-    'b': 'b',
-    'ab': 'ab',
-    'by': 'by',
-    'skies': 'sky'
-  },
-  'MARTIN_EXTENSIONS': {
-    'innings': 'in',
-    'inning': 'in',
-    'outings': 'out',
-    'outing': 'out',
-    'cannings': 'can',
-    'canning': 'can',
-    'succeed': 'succe',
-    'proceed': 'proce',
-    'exceed': 'exce',
-    'troubled': 'troubl',
-    'digitizer': 'digit',
-    'organization': 'organ',
-    'vietnamization': 'vietnam',
-    'decisiveness': 'decis',
-    'hopefulness': 'hope',
-    'callousness': 'callous',
-    'hopefully': 'hopefulli',
-    'analogy': 'analog',
-    'archaeology': 'archaeolog',
-    'replacement': 'replac',
-    'agreement': 'agreement',
-    'controlling': 'control',
-    'controll': 'control',
-    'hissing': 'hiss',
-    'fizzed': 'fizz',
-    'bb': 'bb',
-    'b': 'b',
-    'ab': 'ab',
-    'by': 'by',
-    'skies': 'ski'
-  },
-  'ORIGINAL_ALGORITHM': {
-    'innings': 'in',
-    'inning': 'in',
-    'outings': 'out',
-    'outing': 'out',
-    'cannings': 'can',
-    'canning': 'can',
-    'succeed': 'succe',
-    'proceed': 'proce',
-    'exceed': 'exce',
-    'troubled': 'troubl',
-    'digitizer': 'digit',
-    'organization': 'organ',
-    'vietnamization': 'vietnam',
-    'decisiveness': 'decis',
-    'hopefulness': 'hope',
-    'callousness': 'callous',
-    'hopefully': 'hopefulli',
-    'analogy': 'analogi',
-    'archaeology': 'archaeologi',
-    'replacement': 'replac',
-    'agreement': 'agreement',
-    'controlling': 'control',
-    'controll': 'control',
-    'hissing': 'hiss',
-    'fizzed': 'fizz',
-    'bb': 'bb',
-    'b': 'b',
-    'ab': 'ab',
-    'by': 'by',
-    'skies': 'ski'
-  }
+const EXTRA_WORDS = 'innings inning outings outing cannings canning succeed proceed exceed troubled digitizer organization vietnamization decisiveness hopefulness callousness hopefully analogy archaeology replacement agreement controlling controll hissing fizzed bb b ab by skies'.split(' ');
+/** Per mode: the stems of EXTRA_WORDS, in order. */
+const EXTRA: Record<string, string> = {
+  NLTK_EXTENSIONS: 'inning inning outing outing canning canning succeed proceed exceed troubl digit organ vietnam decis hope callous hope analog archaeolog replac agreement control control hiss fizz bb b ab by sky',
+  MARTIN_EXTENSIONS: 'in in out out can can succe proce exce troubl digit organ vietnam decis hope callous hopefulli analog archaeolog replac agreement control control hiss fizz bb b ab by ski',
+  ORIGINAL_ALGORITHM: 'in in out out can can succe proce exce troubl digit organ vietnam decis hope callous hopefulli analogi archaeologi replac agreement control control hiss fizz bb b ab by ski',
 };
 
 test('PorterStemmer gives NLTK 3.8\'s stems for the irregular forms and the rarer suffix rules, in every mode', () => {
   for (const [mode, stems] of Object.entries(EXTRA)) {
     const st = new PorterStemmer(mode as 'NLTK_EXTENSIONS');
-    for (const [w, want] of Object.entries(stems)) assert.equal(st.stem(w), want, `${mode}: ${w}`);
+    const want = stems.split(' ');
+    assert.equal(want.length, EXTRA_WORDS.length);
+    EXTRA_WORDS.forEach((w, i) => assert.equal(st.stem(w), want[i], `${mode}: ${w}`));
   }
 });
