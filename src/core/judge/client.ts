@@ -187,7 +187,7 @@ export class ChatClient {
         if ('giveUp' in next) {
           // No request has ever reached the endpoint: it cannot be reached (closed port, DNS, TLS); stop like a 401/404.
           if (next.giveUp === 'retries' && failure.kind === 'connection' && !this.reached) {
-            throw (this.halted ??= new RequestFailure('fatal', `cannot reach the endpoint ${this.shown} (${failure.message.replace(/^connection to \S+ failed: /, '')} after ${attempt + 1} attempt(s)): check that the server is running and that --endpoint (judge.endpoint) is its base URL, e.g. http://localhost:11434/v1 for Ollama.`));
+            throw (this.halted ??= new RequestFailure('fatal', `cannot reach the endpoint ${this.shown} (${failure.message.replace(/^connection to \S+ failed: /, '')} after ${attempt + 1} attempt(s)).`, undefined, 'check that the server is running and that --endpoint (judge.endpoint) is its base URL, e.g. http://localhost:11434/v1 for Ollama.'));
           }
           if (next.giveUp === 'too-long') throw new RequestFailure(failure.kind, `${failure.message}; the server asked to wait ${Math.round(next.askedMs! / 1000)} s (more than ${this.o.maxRetryAfterMs / 1000} s)`, failure.status);
           throw failure;

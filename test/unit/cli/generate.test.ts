@@ -72,6 +72,8 @@ test('run --generate writes answers.jsonl, ledger.json (= server log) and result
     const u = await cli(['generate', out.runDir, ...ws, '--overwrite', '--endpoint', closed.url, '--generator-model', 'gen', '--judge-model', 'judge', '--no-judge-cache']);
     assert.equal(u.code, 2, u.stderr);
     assert.ok(u.stderr.includes(`cannot reach the endpoint ${closed.url}`) && u.stderr.includes(out.runDir), u.stderr);
+    assert.match(u.stderr, /Fix: check that the server is running/);
+    assert.equal(u.stderr.split('check that the server is running').length, 2, u.stderr);
     assert.equal(JSON.parse(readFileSync(join(out.runDir, 'ledger.json'), 'utf8')).status, 'failed');
 
     // #16 item 1: without --endpoint the endpoint in run.json (the srv URL, from the first run) is not used.

@@ -85,7 +85,9 @@ test('spanproof safety: an endpoint nobody answers is exit 2 with the endpoint n
   const r = await runCli(['safety', file, '--endpoint', url, '--judge-model', 'judge', '--workspace', root, '--no-judge-cache']);
   assert.equal(r.code, 2, r.stderr);
   assert.match(r.stderr, /cannot reach the endpoint/);
-  assert.match(r.stderr, /Fix: check --endpoint/);
+  // #16: the advice is the message's own `Fix:` line, said once (it was inline in the message, then a generic Fix)
+  assert.match(r.stderr, /attempt\(s\)\)\.\n\s*Fix: check that the server is running and that --endpoint/);
+  assert.equal(r.stderr.split('check that the server is running').length, 2, r.stderr);
   assert.doesNotMatch(r.stderr, /internal error|\n\s+at |MaxListenersExceeded/);
 
   const ok = await startFakeServer({ script: (q) => ({ content: (q.messages.find((m) => m.role === 'system')?.content ?? '').includes('protected material') ? JSON.stringify({ label: false, reason: 'ok' }) : JSON.stringify({ score: 0, reason: 'ok' }) }) });
