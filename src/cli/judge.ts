@@ -10,7 +10,7 @@ import { z } from 'zod';
 import { SpanproofError } from '../core/errors';
 import { jsonParseError } from '../core/files';
 import { errnoCode } from '../core/fsErrors';
-import { ChatClient, RequestFailure, JUDGE_METRICS, everyRequestFailed, ReplyCache, checkModels, judgeAnswer, runGenerationStage, unmeasuredReasons, type AnswerAggregate, type GenerationStageResult, type JudgeMetric, type JudgeScore, type LedgerFile, type PriceTable } from '../core/judge';
+import { ANSWER_QUALITY_ORDER, ChatClient, RequestFailure, JUDGE_METRICS, everyRequestFailed, ReplyCache, checkModels, judgeAnswer, runGenerationStage, unmeasuredReasons, type AnswerAggregate, type GenerationStageResult, type JudgeMetric, type JudgeScore, type LedgerFile, type PriceTable } from '../core/judge';
 import { readRun, resolveCacheDir } from '../core/runs';
 import { ledgerLine } from '../core/judge/report';
 import type { RunSettings } from '../core/settings';
@@ -135,6 +135,7 @@ export function generationText(r: GenerationStageResult): string[] {
   const s = r.summary;
   const out = [`Answers: generator ${s.generatorModel}, judge ${s.judgeModel}${s.sameModel ? ' — WARNING: the same model generated and judged (judges favour their own output)' : ''}; ${r.records.length} answer(s)${r.status === 'cancelled' ? ' (cancelled: the answers finished so far were kept)' : ''}.`];
   const metrics = JUDGE_METRICS.filter((m) => m in (s.configs[0]?.metrics ?? {}));
+  const judgedY = metrics.includes(s.correlation.y);
   for (const c of s.configs) {
     out.push(`  ${c.id}`);
     for (const m of metrics) {
@@ -144,9 +145,11 @@ export function generationText(r: GenerationStageResult): string[] {
       const top = reasons[0];
       out.push(`    ${m.padEnd(18)} ${fmt(a.mean)} [${fmt(a.lo)}, ${fmt(a.hi)}]  measured ${a.measured}/${a.total}${a.flaky !== undefined ? `  repeats: spread ${fmt(a.spread)}, agreement ${fmt(a.agreement)}, ${a.flaky} flaky` : ''}${top ? `  unmeasured: ${top[0]}${reasons.length > 1 ? ` (${top[1]}×, and ${reasons.length - 1} other reason(s))` : ''}` : ''}`);
     }
-    out.push(`    r(coverage@5, ${s.correlation.y}) = ${fmt(c.correlation.r)} [${fmt(c.correlation.lo)}, ${fmt(c.correlation.hi)}], n = ${c.correlation.n}`);
+    if (judgedY) out.push(`    r(coverage@5, ${s.correlation.y}) = ${fmt(c.correlation.r)} [${fmt(c.correlation.lo)}, ${fmt(c.correlation.hi)}], n = ${c.correlation.n}`);
   }
-  out.push(`  pooled r(coverage@5, ${s.correlation.y}) = ${fmt(s.correlation.pooled.r)} [${fmt(s.correlation.pooled.lo)}, ${fmt(s.correlation.pooled.hi)}], n = ${s.correlation.pooled.n}`);
+  out.push(judgedY
+    ? `  pooled r(coverage@5, ${s.correlation.y}) = ${fmt(s.correlation.pooled.r)} [${fmt(s.correlation.pooled.lo)}, ${fmt(s.correlation.pooled.hi)}], n = ${s.correlation.pooled.n}`
+    : `  r(coverage@5, answer quality): not computed — no answer-quality judge among ${metrics.join(', ')} (add one of ${ANSWER_QUALITY_ORDER.join(', ')} to --judge-metrics).`);
   out.push(ledgerLine(r.ledger));
   // A partial failure keeps the stage succeeded, but is never silent (#16 item 16).
   const failed = Object.entries(r.ledger.byModel).filter(([, c]) => c.failures > 0);

@@ -34,7 +34,7 @@ export { RequestLimiter } from '../net';
 export { extractJson, parseReply, stripReasoning } from './parse';
 export { ALL_PROMPTS, GENERATE, SCALE_PROMPTS, EXTRACT_CLAIMS, VERIFY_CLAIMS, BOOLEAN_CORRECTNESS, promptVersion, promptVersions, formatContext, type PromptTemplate } from './prompts';
 export { judgeAnswer, fBeta, type JudgeInput, type JudgeContext } from './metrics';
-export { generateAndJudge, MAX_ANSWER_CHARS, aggregateAnswers, checkModels, combineRepeats, type GenerationItem, type LoopOptions, type LoopResult, type AggregateOptions } from './loop';
+export { generateAndJudge, MAX_ANSWER_CHARS, ANSWER_QUALITY_ORDER, aggregateAnswers, checkModels, combineRepeats, type GenerationItem, type LoopOptions, type LoopResult, type AggregateOptions } from './loop';
 export { readAnswers } from './read';
 export { answersMarkdown, unmeasuredReasons } from './report';
 export { runGenerationStage, defaultGenerateConfigs, type GenerationStageOptions, type GenerationStageResult } from './stage';

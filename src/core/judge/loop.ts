@@ -209,18 +209,25 @@ function correlation(x: number[], y: number[], B: number, seed: number): Correla
 }
 
 /**
+ * Which judge metric stands for answer quality in `correlation.y`: the first of these measured on any
+ * item (reference-based correctness first, then faithfulness to the retrieved context, then the 1–5
+ * Azure AI scales). The `retrieval` judge rates the passages, not the answer, so it is never `y`.
+ */
+export const ANSWER_QUALITY_ORDER: readonly JudgeMetric[] = ['answerCorrectness', 'booleanCorrectness', 'faithfulness', 'groundedness', 'relevance', 'similarity', 'coherence', 'fluency'];
+
+/**
  * Aggregates per config: for each metric the mean of the measured items with its percentile bootstrap
  * CI (resamples over the questions, seeded; unmeasured items are left out, never averaged as 0) and
- * measured/total; the Pearson r between per-question coverage@5 and the answer-quality metric (answer
- * correctness; boolean correctness when answer correctness was measured nowhere; else faithfulness),
- * per config and pooled over all (question, config) pairs.
+ * measured/total; the Pearson r between per-question coverage@5 and the answer-quality metric (the first
+ * of {@link ANSWER_QUALITY_ORDER} measured anywhere; when none was, the first one judged, with r null
+ * and n 0), per config and pooled over all (question, config) pairs.
  */
 export function aggregateAnswers(records: readonly AnswerRecord[], o: AggregateOptions): Pick<AnswersSummary, 'configs' | 'correlation'> {
   const metrics = o.metrics ?? JUDGE_METRICS;
   const qIndex = new Map(o.questionIds.map((q, i) => [q, i]));
   const rs = bootstrapResamples(o.questionIds.length, o.resamples, o.seed);
   const anyMeasured = (m: JudgeMetric) => metrics.includes(m) && records.some((r) => isMeasured(r.judges[m]));
-  const yMetric: JudgeMetric = anyMeasured('answerCorrectness') ? 'answerCorrectness' : anyMeasured('booleanCorrectness') ? 'booleanCorrectness' : 'faithfulness';
+  const yMetric: JudgeMetric = ANSWER_QUALITY_ORDER.find(anyMeasured) ?? ANSWER_QUALITY_ORDER.find((m) => metrics.includes(m)) ?? 'faithfulness';
   const px: number[] = [];
   const py: number[] = [];
   const configs = o.configs.map((id) => {

@@ -174,6 +174,14 @@ test('#16 item 16: generate / run --generate where every judge request fails (th
     assert.match(p.stdout, /measured 9\/10/);
     assert.match(p.stdout, /j: [1-9]\d* of \d+ request\(s\) failed/, p.stdout);
     assert.equal(JSON.parse(readFileSync(join(runDir, 'ledger.json'), 'utf8')).status, 'succeeded');
+    // #16: only groundedness judged — r is against groundedness (it printed r(coverage@5, faithfulness) = —, n = 0)
+    assert.match(p.stdout, /pooled r\(coverage@5, groundedness\) = \S+ \[\S+, \S+\], n = 9/, p.stdout);
+    assert.doesNotMatch(p.stdout, /faithfulness/);
+    // only the retrieval judge (it rates passages, not the answer): no r, and the output says why
+    const onlyRetrieval = await cli(['generate', runDir, ...ws, ...flags.map((f) => (f === 'groundedness' ? 'retrieval' : f)), '--overwrite']);
+    assert.equal(onlyRetrieval.code, 0, onlyRetrieval.stderr);
+    assert.match(onlyRetrieval.stdout, /r\(coverage@5, answer quality\): not computed — no answer-quality judge among retrieval/);
+    assert.doesNotMatch(onlyRetrieval.stdout, /r\(coverage@5, \w+\) =/);
 
     // run --generate: the same, exit 2, the retrieval run kept, status failed.
     failWhen = (req) => req.model === 'j';

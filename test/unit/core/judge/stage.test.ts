@@ -192,6 +192,22 @@ test('aggregateAnswers: Pearson r of coverage@5 vs answer correctness (hand valu
   assert.ok(Math.abs(s.correlation.pooled.r! - 0.8) < 1e-12);
 });
 
+test('aggregateAnswers (#16): with only groundedness judged, r is against groundedness (it was r(coverage@5, faithfulness) = —, n = 0); the retrieval judge is never the answer-quality side', () => {
+  const rec = (q: string, cov: number, g: number): AnswerRecord => ({ question: q, config: 'c', answer: 'x', judges: { groundedness: { score: g, reason: '' }, retrieval: { score: 6 - g, reason: '' } }, contexts: [], 'coverage@5': cov, generatorModel: 'g', judgeModel: 'j' });
+  // x = 0.25, 0.5, 0.75, 1 and y = 1, 3, 2, 4 (groundedness 1–5): the same shape as the case above, r = 0.8.
+  const recs = [rec('a', 0.25, 1), rec('b', 0.5, 3), rec('c', 0.75, 2), rec('d', 1, 4)];
+  const only = aggregateAnswers(recs, { questionIds: ['a', 'b', 'c', 'd'], configs: ['c'], metrics: ['groundedness'], resamples: 200, seed: 1 });
+  assert.equal(only.correlation.y, 'groundedness');
+  assert.ok(Math.abs(only.configs[0].correlation.r! - 0.8) < 1e-12);
+  assert.equal(only.correlation.pooled.n, 4);
+  // retrieval judged first in the list does not take the answer side; groundedness does
+  const both = aggregateAnswers(recs, { questionIds: ['a', 'b', 'c', 'd'], configs: ['c'], metrics: ['retrieval', 'groundedness'], resamples: 200, seed: 1 });
+  assert.equal(both.correlation.y, 'groundedness');
+  // only the retrieval judge: no answer-quality metric; y keeps its default name, r null, n 0
+  const none = aggregateAnswers(recs, { questionIds: ['a', 'b', 'c', 'd'], configs: ['c'], metrics: ['retrieval'], resamples: 200, seed: 1 });
+  assert.deepEqual([none.correlation.pooled.r, none.correlation.pooled.n], [null, 0]);
+});
+
 test('cancellation mid-generation leaves a consistent run: complete answers.jsonl lines, ledger = server count', async () => {
   const ac = new AbortController();
   let held = 0;
