@@ -65,6 +65,9 @@ export function readWorkspaceSettings(workspace: string): WorkspaceSettings {
     else ignored.push({ key, reason: notASetting(path) });
   }
   const values = normaliseKeys(kept) as Record<string, unknown>;
+  // Unknown keys inside an object (`"spanproof.weights": {"qualty": 1}`) are left out with the same note
+  // as their dotted form (`"spanproof.weights.qualty"`): the editor ignores both (coerceRunSettings).
+  dropUnknownNested(values, '', new Set(known.keys()), ignored);
   for (const v of known.values()) {
     if (!v.meta.restricted || getPath(values, v.path) === undefined) continue;
     deletePath(values, v.path); // also when written as an object ("spanproof.judge": {"endpoint": …})
@@ -84,6 +87,19 @@ function notASetting(path: string): string {
   while (known < segs.length - 1 && settingKeysAt(segs.slice(0, known + 1)).length) known++;
   const near = closestName(segs[known], settingKeysAt(segs.slice(0, known)));
   return `not a run setting of this version${near ? `; did you mean spanproof.${[...segs.slice(0, known), near, ...segs.slice(known + 1)].join('.')}?` : ''}`;
+}
+
+/** Deletes from `o` (a group at `prefix`) every key that is neither a setting nor a group of settings, noting each in `ignored`. */
+function dropUnknownNested(o: Record<string, unknown>, prefix: string, leaves: ReadonlySet<string>, ignored: WorkspaceSettings['ignored']): void {
+  for (const [key, value] of Object.entries(o)) {
+    const path = prefix ? `${prefix}.${key}` : key;
+    if (leaves.has(path)) continue;
+    const isGroup = [...leaves].some((p) => p.startsWith(`${path}.`));
+    if (!isGroup) {
+      delete o[key];
+      ignored.push({ key: `spanproof.${path}`, reason: notASetting(path) });
+    } else if (value !== null && typeof value === 'object' && !Array.isArray(value)) dropUnknownNested(value as Record<string, unknown>, path, leaves, ignored);
+  }
 }
 
 function deletePath(o: Record<string, unknown>, path: string): void {
