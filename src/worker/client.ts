@@ -1,8 +1,8 @@
 /**
- * Host-side client of the grid worker, used by BOTH the CLI and the extension: starts
- * `dist/worker.js` (next to the bundle that imports this) in a worker_threads Worker, sends typed
- * requests with correlation ids (src/shared/protocol.ts), delivers progress, cancels, and turns a
- * worker crash into a rejected promise (never a host crash).
+ * Host-side client of the grid worker, used by the extension (the CLI runs the grid in its own thread,
+ * ./inProcess.ts, through the same base): starts `dist/worker.js` (next to the bundle that imports
+ * this) in a worker_threads Worker, sends typed requests with correlation ids (src/shared/protocol.ts),
+ * delivers progress, cancels, and turns a worker crash into a rejected promise (never a host crash).
  */
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -44,47 +44,29 @@ export interface GridClientOptions {
   onLog?: (level: string, message: string) => void;
 }
 
-export class GridClient {
-  private worker: Worker | null = null;
+/**
+ * What both grid clients share: correlation ids, the pending requests, delivery of the handler's
+ * messages (progress, response, log) and cancel by signal. A subclass says where messages go.
+ */
+export abstract class GridClientBase {
   private nextId = 1;
-  private readonly pending = new Map<number, Pending>();
+  protected readonly pending = new Map<number, Pending>();
 
-  constructor(private readonly opts: GridClientOptions = {}) {}
+  constructor(protected readonly opts: { onLog?: (level: string, message: string) => void } = {}) {}
 
-  private start(): Worker {
-    if (this.worker) return this.worker;
-    const path = this.opts.workerPath ?? defaultWorkerPath();
-    if (!existsSync(path)) throw new SpanproofError('internal', `the worker script is missing: ${path}.`, { fix: 'run `npm run build`.' });
-    // A TypeScript entry (tests, running from sources) is loaded through tsx's CommonJS hook.
-    const w = path.endsWith('.ts')
-      ? new Worker(`require('tsx/cjs'); require(${JSON.stringify(path)});`, { eval: true, execArgv: this.opts.execArgv })
-      : new Worker(path, { execArgv: this.opts.execArgv });
-    w.on('message', (m: unknown) => {
-      if (isProgressMessage(m)) this.pending.get(m.id)?.onProgress?.(m);
-      else if (isResponseMessage(m)) {
-        const p = this.pending.get(m.id);
-        if (!p) return;
-        this.pending.delete(m.id);
-        if (m.ok) p.resolve(m.result);
-        else p.reject(errorFromPayload(m.error));
-      } else if (isLogMessage(m)) this.opts.onLog?.(m.level, m.message);
-    });
-    const failAll = (e: Error) => {
-      for (const p of this.pending.values()) p.reject(e);
-      this.pending.clear();
-      this.worker = null;
-    };
-    w.on('error', (e) => failAll(new SpanproofError('worker-crashed', `the grid worker crashed: ${e.message}`, { cause: e })));
-    w.on('exit', (code) => {
-      if (this.pending.size) failAll(new SpanproofError('worker-crashed', `the grid worker exited (code ${code}) during a request.`));
-      this.worker = null;
-    });
-    this.worker = w;
-    return w;
-  }
+  /** Sends a message to the grid's request handler (src/worker/handler.ts). */
+  protected abstract post(m: HostToWorker): void;
 
-  private post(m: HostToWorker): void {
-    this.start().postMessage(m);
+  /** Delivers one message of the handler to its pending request (or to `onLog`). */
+  protected deliver(m: unknown): void {
+    if (isProgressMessage(m)) this.pending.get(m.id)?.onProgress?.(m);
+    else if (isResponseMessage(m)) {
+      const p = this.pending.get(m.id);
+      if (!p) return;
+      this.pending.delete(m.id);
+      if (m.ok) p.resolve(m.result);
+      else p.reject(errorFromPayload(m.error));
+    } else if (isLogMessage(m)) this.opts.onLog?.(m.level, m.message);
   }
 
   /** Sends a request; `signal` aborting sends a cancel for it. */
@@ -108,11 +90,53 @@ export class GridClient {
   }
 
   /**
-   * Runs the grid in the worker. Rejects with SpanproofError('cancelled') when cancelled (its `runDir`
-   * is the run directory, status `cancelled`), ('worker-crashed') when the worker died during the run.
+   * Runs the grid. Rejects with SpanproofError('cancelled') when cancelled (its `runDir` is the run
+   * directory, status `cancelled`), ('worker-crashed') when a worker thread died during the run.
    */
   run(params: GridRunParams, opts: { onProgress?: (p: ProgressMessage) => void; signal?: AbortSignal } = {}): Promise<GridRunResult> {
     return this.request('grid.run', params, opts);
+  }
+
+  /** Cancels request `id` (the grid stops within a second and answers with code `cancelled`). */
+  abstract cancel(id: number): void;
+
+  /** Releases the grid's host (pending requests are rejected or cancelled). */
+  abstract dispose(): Promise<void>;
+}
+
+/** The grid in a worker_threads Worker (the extension: the extension host never blocks). */
+export class GridClient extends GridClientBase {
+  private worker: Worker | null = null;
+
+  constructor(protected override readonly opts: GridClientOptions = {}) {
+    super(opts);
+  }
+
+  private start(): Worker {
+    if (this.worker) return this.worker;
+    const path = this.opts.workerPath ?? defaultWorkerPath();
+    if (!existsSync(path)) throw new SpanproofError('internal', `the worker script is missing: ${path}.`, { fix: 'run `npm run build`.' });
+    // A TypeScript entry (tests, running from sources) is loaded through tsx's CommonJS hook.
+    const w = path.endsWith('.ts')
+      ? new Worker(`require('tsx/cjs'); require(${JSON.stringify(path)});`, { eval: true, execArgv: this.opts.execArgv })
+      : new Worker(path, { execArgv: this.opts.execArgv });
+    w.on('message', (m: unknown) => this.deliver(m));
+    const failAll = (e: Error) => {
+      for (const p of this.pending.values()) p.reject(e);
+      this.pending.clear();
+      this.worker = null;
+    };
+    w.on('error', (e) => failAll(new SpanproofError('worker-crashed', `the grid worker crashed: ${e.message}`, { cause: e })));
+    w.on('exit', (code) => {
+      if (this.pending.size) failAll(new SpanproofError('worker-crashed', `the grid worker exited (code ${code}) during a request.`));
+      this.worker = null;
+    });
+    this.worker = w;
+    return w;
+  }
+
+  protected post(m: HostToWorker): void {
+    this.start().postMessage(m);
   }
 
   /** Cancels request `id` (the worker stops within a second and answers with code `cancelled`). */

@@ -1,5 +1,6 @@
 /**
- * `spanproof run` (SPEC §11): the grid run in the worker thread. Progress bar on a TTY (stderr),
+ * `spanproof run` (SPEC §11): the grid run in the CLI's own thread (src/worker/inProcess.ts: no worker
+ * thread, one isolate — issue #13; the extension keeps its worker). Progress bar on a TTY (stderr),
  * plain lines otherwise; `--json` prints only the results.json content plus `runDir` on stdout.
  * SIGINT and SIGTERM cancel cleanly (run.json status `cancelled`). Exit codes: 0 ok; 1 a `--fail-under` gate
  * failed; 2 bad input (also: 0 documents indexed, no question can be scored, `--out` holds an earlier run); 3 internal
@@ -16,7 +17,7 @@ import { readFileSync, statSync } from 'node:fs';
 import * as path from 'node:path';
 import type { Command } from 'commander';
 import { SpanproofError } from '../../core/errors';
-import { GridClient } from '../../worker/client';
+import { InProcessGridClient } from '../../worker/inProcess';
 import { CHUNKER_IDS, RETRIEVER_IDS, WORKSPACE_SETTINGS_FILE, mergeSettingsLayers, readSettingsLayers, settingOrigins, validateRunSettings, type SettingOrigin, type WorkspaceSettings } from '../../core/settings';
 import { assertNewOutDir, readRun, resolveCacheDir, resolveRunsRoot, stableStringify } from '../../core/runs';
 import { parseShardSpec } from '../../core/grid/shard';
@@ -92,7 +93,7 @@ function parseNumberFlag(flag: string, value: string, ok: (n: number) => boolean
   return n;
 }
 
-/** Refuses a workspace that is missing or is not a folder, before the worker starts. */
+/** Refuses a workspace that is missing or is not a folder, before the grid starts. */
 function checkWorkspace(dir: string): void {
   let isDir = false;
   try { isDir = statSync(dir).isDirectory(); } catch { /* missing */ }
@@ -136,7 +137,7 @@ export function resolveCliSettings(o: SettingsOptions, quiet = false): { setting
  * folders; the `embedders` setting — with more than one, retrievers become `dense:<name>` /
  * `hybrid:<name>`), `--reranker` (`baseline`, a catalogue cross-encoder, `endpoint:<model>` or a folder) and
  * `--endpoint` (also the endpoint of endpoint models: `modelEndpoint.url`). Entries are parsed here, so
- * a wrong one fails before the worker starts.
+ * a wrong one fails before the grid starts.
  */
 function modelFlags(o: Pick<RunOptions, 'embedders' | 'reranker' | 'endpoint'>, s: RunSettings): Partial<RunSettings> {
   const over: Partial<RunSettings> = {};
@@ -248,7 +249,7 @@ export function register(program: Command, setExit: SetExit): void {
     .option('--injection-study', 'also run the injection exposure study (offline, no model): canaries of the three XPIA kinds planted in a scratch copy of the corpus, exposure@k per config → injection.json (docs/safety.md)')
     .option('--canaries-per-kind <n>', 'canaries per XPIA kind in the injection study (default 4)')
     .option('--question <id>', 'score only this question (repeatable)', collect, [])
-    .option('--profile', 'write a CPU profile of the worker thread into the run directory (worker.cpuprofile; also SPANPROOF_PROFILE=1)')
+    .option('--profile', 'write a CPU profile of the thread that runs the grid into the run directory (worker.cpuprofile; also SPANPROOF_PROFILE=1)')
     .option('--json', 'print only JSON (results.json content plus runDir) on stdout')
     .option('--fail-under <metric=value>', 'exit 1 when the recommended config (the deterministic verdict) scores below (repeatable; e.g. hit@k=0.8)', collect, [])
     .option('--gate-config <id>', 'gate --fail-under on this config (e.g. heading/bm25/none) instead of the recommended one')
@@ -282,12 +283,12 @@ Exit codes:
       checkWorkspace(workspace);
       const perKind = parseCanariesPerKind(o);
       const attacks = parseAttacks(o); // --attack (issue #17): fail before the grid runs
-      // Output folders before the worker starts: a file or an unwritable folder is bad input (exit 2), and an earlier run is never reused.
+      // Output folders before the grid starts: a file or an unwritable folder is bad input (exit 2), and an earlier run is never reused.
       if (o.out) assertNewOutDir(path.resolve(o.out));
       if (o.runsDir) resolveRunsRoot(workspace, path.resolve(o.runsDir));
       if (o.cacheDir) resolveCacheDir(workspace, path.resolve(o.cacheDir));
       const groundTruthFile = path.resolve(o.groundtruth ?? path.join(workspace, settings.groundTruthPath));
-      const client = new GridClient({ onLog: (level, msg) => { if (!o.json) process.stderr.write(`${level}: ${msg}\n`); } });
+      const client = new InProcessGridClient({ onLog: (level, msg) => { if (!o.json) process.stderr.write(`${level}: ${msg}\n`); } });
       const ac = new AbortController();
       const onSigint = () => {
         if (!o.json) process.stderr.write('\ncancelling…\n');

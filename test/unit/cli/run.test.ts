@@ -113,6 +113,17 @@ test('bad input exits 2 with a message naming the file, the key and the fix', ()
   assert.ok(!existsSync(join(root, 'runs')) || readdirSync(join(root, 'runs')).length === 0, 'no run directory for rejected input');
 });
 
+// The CLI runs the grid in its own thread (issue #13: no second isolate, ≈ 40 MB less): it needs no
+// worker script — with SPANPROOF_WORKER naming a missing file it used to exit 3 ("the worker script is missing").
+test('run starts no worker thread: it succeeds with SPANPROOF_WORKER naming a missing file', () => {
+  const root = tmp('cli-inproc');
+  const r = spawnSync(process.execPath, ['--import', 'tsx', join(REPO, 'src', 'cli', 'main.ts'), ...base(root), '--json'], {
+    cwd: REPO, encoding: 'utf8', env: { ...process.env, SPANPROOF_WORKER: join(root, 'no-such-worker.js') },
+  });
+  assert.equal(r.status, 0, r.stderr);
+  assert.equal(JSON.parse(r.stdout).configs[0].id, 'heading/bm25/none');
+});
+
 // SIGTERM (kill, docker stop, a CI timeout) cancels as Ctrl-C does: it used to kill the process (143)
 // with run.json left `running`, read back as `interrupted`.
 for (const [signal, exit] of [['SIGINT', 130], ['SIGTERM', 143]] as const) {
