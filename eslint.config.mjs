@@ -6,6 +6,12 @@ import tseslint from 'typescript-eslint';
 import { importX, createNodeResolver } from 'eslint-plugin-import-x';
 import { LAYER_ZONES, SHARED_TYPES_ONLY } from './scripts/layers.mjs';
 
+// Node's recursive mkdir never returns for a path under /proc (src/core/files/dirs.ts says why).
+const NO_RECURSIVE_MKDIR = {
+  selector: "CallExpression[callee.name=/^mkdir(Sync)?$/] Property[key.name='recursive'], CallExpression[callee.property.name=/^mkdir(Sync)?$/] Property[key.name='recursive']",
+  message: 'mkdir with recursive: true hangs on /proc paths: use makeDirs from src/core/files/dirs.ts.',
+};
+
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', '.cache/**', '.sample-runs/**', 'test/e2e/out/**', 'test/e2e/.cache/**', 'media/**', 'test/fixtures/layers/**', 'reports/**', '.stryker-tmp/**'] },
   js.configs.recommended,
@@ -18,6 +24,10 @@ export default tseslint.config(
     },
   },
   {
+    files: ['src/**/*.ts'],
+    rules: { 'no-restricted-syntax': ['error', NO_RECURSIVE_MKDIR] },
+  },
+  {
     files: ['src/core/**/*.ts', 'src/shared/**/*.ts'],
     rules: {
       'no-restricted-imports': ['error', {
@@ -26,7 +36,7 @@ export default tseslint.config(
       'no-restricted-syntax': ['error', {
         selector: "CallExpression[callee.name='require'][arguments.0.value='vscode']",
         message: 'src/core must not require vscode.',
-      }],
+      }, NO_RECURSIVE_MKDIR],
     },
   },
   {

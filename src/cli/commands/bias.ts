@@ -3,7 +3,6 @@
  * ground-truth bias study over a finished run that kept its chunks (`spanproof run --keep-chunks`).
  * Writes `bias.json` into the run directory (or --out) and prints the Markdown tables.
  */
-import { mkdirSync } from 'node:fs';
 import * as path from 'node:path';
 import type { Command } from 'commander';
 import { biasStudyMarkdown, readBiasInputFromRun, runBiasStudy } from '../../core/bias';
@@ -11,6 +10,7 @@ import { SpanproofError } from '../../core/errors';
 import { checkOutputFile, outputPathError } from '../../core/fsErrors';
 import { writeBiasStudy } from '../../core/runs';
 import type { SetExit } from './index';
+import { makeDirs } from '../../core/files/dirs';
 
 interface BiasCliOptions { thetas?: string; json?: boolean; out?: string; k?: string; force?: boolean }
 
@@ -49,7 +49,7 @@ export function register(program: Command, setExit: SetExit): void {
       const study = runBiasStudy(input);
       const out = given ?? path.join(runDir, 'bias.json');
       try {
-        mkdirSync(path.dirname(out), { recursive: true });
+        makeDirs(path.dirname(out));
         writeBiasStudy(runDir, study, out);
       } catch (e) {
         throw given ? outputPathError(e, out, '--out') : e;

@@ -26,12 +26,13 @@
  * format tag (the BM25 cache version), which retires these files with the index files.
  */
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, readdirSync, statSync, unlinkSync } from 'node:fs';
+import { readFileSync, readdirSync, statSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Hit } from '../retrieval/hit';
 import type { Bm25ListCache } from '../retrieval/retrieve';
 import { newerFormat, writeFileAtomic } from '../files';
 import { BM25_CACHE_KEEP } from './bm25';
+import { makeDirs } from '../files/dirs';
 
 const KIND = 'spanproof-bm25-pools';
 const VERSION = 1;
@@ -143,7 +144,7 @@ export class Bm25PoolCache implements Bm25ListCache {
     if (!this.dirty || this.keep) return true;
     try {
       const dir = join(this.file, '..');
-      mkdirSync(dir, { recursive: true });
+      makeDirs(dir);
       const excess = this.entries.size - BM25_POOLS_MAX;
       if (excess > 0) for (const q of [...this.entries.keys()].slice(0, excess)) this.entries.delete(q);
       const rows: Row[] = [...this.entries].map(([q, e]) => [q, e.n, e.ms, e.hits.map((h) => h.chunk), e.hits.map((h) => h.score)]);

@@ -15,11 +15,12 @@
  * cache format is not used and never overwritten. Files of format 3 (no checksum) have other keys.
  */
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, readdirSync, statSync, unlinkSync } from 'node:fs';
+import { readFileSync, readdirSync, statSync, unlinkSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Chunk } from '../types';
 import { Bm25Index, BM25_PARAMS, type Bm25BuildOptions } from '../retrieval/bm25';
 import { newerFormat, writeFileAtomic } from '../files';
+import { makeDirs } from '../files/dirs';
 
 /** Entries kept in `<dir>/bm25` (one per chunker configuration in use, plus some history). */
 export const BM25_CACHE_KEEP = 12;
@@ -116,7 +117,7 @@ function readCached(file: string, size: number): Bm25Index | Unusable {
 function store(file: string, index: Bm25Index): void {
   try {
     const dir = dirname(file);
-    mkdirSync(dir, { recursive: true });
+    makeDirs(dir);
     const body = index.toJSONText();
     writeFileAtomic(file, `${JSON.stringify({ kind: HEADER_KIND, version: CACHE_VERSION, sha: sha256Text(body) })}\n${body}`, { durable: false });
     prune(dir);

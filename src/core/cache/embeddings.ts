@@ -19,10 +19,11 @@
  * thrown: the cache is an optimisation. (SPEMB001 files, without `dataSha`, are recomputed.)
  */
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, readdirSync, unlinkSync } from 'node:fs';
+import { readFileSync, readdirSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../files';
 import { sha256Hex } from '../corpus/decode';
+import { makeDirs } from '../files/dirs';
 
 const MAGIC = 'SPEMB002';
 
@@ -132,7 +133,7 @@ export class EmbeddingCache {
     head.write(MAGIC, 0, 'latin1');
     head.writeUInt32LE(json.length, 8);
     try {
-      mkdirSync(join(file, '..'), { recursive: true });
+      makeDirs(join(file, '..'));
       writeFileAtomic(file, Buffer.concat([head, json, data]), { durable: false });
       return true;
     } catch {

@@ -14,11 +14,12 @@
  * newer format is not used and never overwritten.
  */
 import { createHash } from 'node:crypto';
-import { readFileSync, mkdirSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RerankCache } from '../retrieval/rerank';
 import { newerFormat, writeFileAtomic } from '../files';
 import { slugOf } from './embeddings';
+import { makeDirs } from '../files/dirs';
 
 const KIND = 'spanproof-rerank-scores';
 const VERSION = 2;
@@ -126,7 +127,7 @@ export class PersistentNumberMap {
   flush(): boolean {
     if (!this.dirty || this.keep) return true;
     try {
-      mkdirSync(join(this.file, '..'), { recursive: true });
+      makeDirs(join(this.file, '..'));
       const excess = this.scores.size - this.max;
       if (excess > 0) {
         let i = 0;

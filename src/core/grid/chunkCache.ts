@@ -16,10 +16,11 @@
  * overwritten (the newer build keeps its cache); its notice says to update.
  */
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Chunk, CorpusDocument } from '../types';
 import { newerFormat, writeFileAtomic } from '../files';
+import { makeDirs } from '../files/dirs';
 
 const KIND = 'spanproof-chunks';
 const VERSION = 2;
@@ -124,7 +125,7 @@ export class ChunkCache {
     for (const [key, e] of this.files) {
       if (!e.dirty || e.keep) continue;
       try {
-        mkdirSync(join(this.dir, 'chunks'), { recursive: true });
+        makeDirs(join(this.dir, 'chunks'));
         const docs = Object.fromEntries([...e.docs].sort((a, b) => (a[0] < b[0] ? -1 : 1)));
         writeFileAtomic(this.fileOf(key), JSON.stringify({ kind: KIND, version: VERSION, key, sha: chunkCacheChecksum(key, e.docs), docs }), { durable: false });
         e.dirty = false;

@@ -1,7 +1,7 @@
 /**
  * Reading and atomically writing ground-truth files (SPEC §3.1, §16). Reading never modifies the file.
  */
-import { lstat, mkdir, readFile, realpath, stat } from 'node:fs/promises';
+import { lstat, readFile, realpath, stat } from 'node:fs/promises';
 import * as path from 'node:path';
 import { SpanproofError, isSpanproofError } from '../errors';
 import { writeFileAtomicAsync } from '../files';
@@ -9,6 +9,7 @@ import { errnoCode } from '../fsErrors';
 import type { GroundTruthFile } from './index';
 import { parseGroundTruth, serializeGroundTruth } from './schema';
 import { removeOrphanTemps, withFileLock } from './lock';
+import { makeDirs } from '../files/dirs';
 
 /**
  * Read and validate a ground-truth file.
@@ -96,7 +97,7 @@ export async function writeGroundTruthText(file: string, render: (current: strin
   const target = await writeTarget(file);
   const dir = path.dirname(target);
   try {
-    await mkdir(dir, { recursive: true });
+    makeDirs(dir);
   } catch (e) {
     throw writeFailure(file, e);
   }

@@ -4,7 +4,7 @@
  * an existing file is first copied to a `.bak` that does not overwrite an older backup), the graded
  * qrels as TREC text, and the conversion report as `.spanproof/import-report.json`.
  */
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { SpanproofError } from '../errors';
@@ -21,6 +21,7 @@ import { importWeknora } from './weknora';
 import { commonestReason } from './common';
 import { suggestCommand } from './detect';
 import type { ImportFormat, ImportOptions, ImportResult, WriteImportOutcome } from './index';
+import { makeDirs } from '../files/dirs';
 
 /**
  * Runs the importer for `format` on `input` (a file, or the Parquet folder for WeKnora).
@@ -41,7 +42,7 @@ export async function runImport(format: ImportFormat, input: string, opts: Impor
 /** Atomic write that creates the parent folder; false (nothing written) when the file already holds `data`. */
 function writeFileAtomic(file: string, data: string): boolean {
   if (existsSync(file) && readFileSync(file, 'utf8') === data) return false;
-  mkdirSync(path.dirname(file), { recursive: true });
+  makeDirs(path.dirname(file));
   writeAtomicRaw(file, data);
   return true;
 }
@@ -151,7 +152,7 @@ async function writeImportFiles(result: ImportResult, root: string, gtFile: stri
   }
   // the .spanproof folder first: an unwritable workspace fails before any document is written
   const spDir = path.join(root, path.dirname(DEFAULT_SETTINGS.groundTruthPath));
-  mkdirSync(spDir, { recursive: true });
+  makeDirs(spDir);
   let written = 0;
   for (const p of plans) {
     if (!p.write) continue;

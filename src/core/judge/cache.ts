@@ -13,9 +13,10 @@
  * a paid reply is not thrown away — and one of a newer format is neither used nor overwritten.
  */
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { newerFormat, writeFileAtomic } from '../files';
+import { makeDirs } from '../files/dirs';
 
 const FORMAT = 2;
 
@@ -108,7 +109,7 @@ export class ReplyCache {
   put(key: string, reply: CachedReply): void {
     const file = this.file(key);
     if (this.keep.has(file)) return;
-    mkdirSync(join(this.dir, key.slice(0, 2)), { recursive: true });
+    makeDirs(join(this.dir, key.slice(0, 2)));
     const r: CachedReply = { content: reply.content, finishReason: reply.finishReason, refusal: reply.refusal, promptTokens: reply.promptTokens, completionTokens: reply.completionTokens };
     writeFileAtomic(file, JSON.stringify({ format: FORMAT, sha: replyChecksum(key, r), ...r }));
   }

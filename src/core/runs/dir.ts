@@ -9,11 +9,12 @@
  * Windows), in a folder named after a hash of the workspace path; `location` says where and why.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdirSync, writeFileSync, accessSync, constants, existsSync, unlinkSync, readdirSync, statSync } from 'node:fs';
+import { writeFileSync, accessSync, constants, existsSync, unlinkSync, readdirSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { SpanproofError } from '../errors';
 import type { RunFile } from './types';
+import { makeDirs } from '../files/dirs';
 
 export type RunLocation = RunFile['location'];
 
@@ -33,7 +34,7 @@ export function isWritableDir(dir: string): boolean {
 /** Why `dir` cannot be created or written (`permission denied, EACCES`), or null when it can. */
 function writeProblem(dir: string): string | null {
   try {
-    mkdirSync(dir, { recursive: true });
+    makeDirs(dir);
     accessSync(dir, constants.W_OK);
     const probe = join(dir, `.spanproof-probe-${process.pid}-${randomBytes(3).toString('hex')}`);
     writeFileSync(probe, '');
@@ -41,7 +42,7 @@ function writeProblem(dir: string): string | null {
     return null;
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code ?? 'error';
-    const why: Record<string, string> = { EACCES: 'permission denied', EPERM: 'operation not permitted', EROFS: 'read-only file system', ENOTDIR: 'a part of the path is a file', ENOSPC: 'disk full' };
+    const why: Record<string, string> = { EACCES: 'permission denied', EPERM: 'operation not permitted', EROFS: 'read-only file system', ENOTDIR: 'a part of the path is a file', ENOSPC: 'disk full', ENOENT: 'no folder can be made there (a virtual file system such as /proc or /sys)' };
     return `${why[code] ?? (e as Error).message}, ${code}`;
   }
 }
@@ -81,7 +82,7 @@ export function resolveCacheDir(workspace: string, cacheDir?: string): string {
   const def = join(resolve(workspace), '.spanproof', 'cache');
   if (isWritableDir(def)) return def;
   const alt = join(userCacheDir(), 'workspaces', workspaceKey(workspace), 'cache');
-  mkdirSync(alt, { recursive: true });
+  makeDirs(alt);
   return alt;
 }
 
@@ -158,6 +159,6 @@ export function createRunDir(opts: { workspace: string; runsRoot?: string; outDi
   let id = base;
   for (let i = 2; existsSync(join(root, id)); i++) id = `${base}-${i}`;
   const dir = join(root, id);
-  mkdirSync(dir, { recursive: true });
+  makeDirs(dir);
   return { id, dir, location };
 }

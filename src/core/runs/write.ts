@@ -7,7 +7,6 @@
  * questions.jsonl and evidence.json as deterministic JSON (./json.ts), byte-identical for identical
  * inputs. Earlier runs are never touched.
  */
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { Chunk } from '../types';
@@ -23,6 +22,7 @@ import { currentWriter } from './liveness';
 import { stableStringify } from './json';
 import type { RankingFile } from '../ranking/types';
 import type { EvidenceFile, QuestionRecord, ResultsFile, RunFile, TimingsFile } from './types';
+import { makeDirs } from '../files/dirs';
 
 /** What a finished grid run writes besides run.json. */
 export interface RunOutputs {
@@ -82,7 +82,7 @@ export class RunWriter {
     writeFileAtomic(join(this.dir, 'questions.jsonl'), jsonLines(sorted.map((r) => stableStringify(r))));
     writeFileAtomic(join(this.dir, 'evidence.json'), stableStringify(o.evidence, 2) + '\n');
     if (o.chunks) {
-      mkdirSync(join(this.dir, 'chunks'), { recursive: true });
+      makeDirs(join(this.dir, 'chunks'));
       for (const st of o.chunks) {
         writeFileAtomic(join(this.dir, 'chunks', `${st.chunker}.jsonl`), jsonLines(st.chunks.map((c) => JSON.stringify({ chunker: st.chunker, id: c.id, source: c.source, start: c.start, end: c.end, text: c.text }))));
       }

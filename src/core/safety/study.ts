@@ -5,7 +5,7 @@
  * stages (src/core/grid runGrid, nothing written but the caches), and measure exposure@k per config
  * (./exposure.ts). The user's documents are only read; the scratch folder is removed afterwards.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { SpanproofError } from '../errors';
@@ -22,6 +22,7 @@ import { plantCanaries, DEFAULT_CANARIES_PER_KIND, type PlantedCorpus } from './
 import { exposedItems, injectionExposure } from './exposure';
 import type { InjectionStudy } from './types';
 import { XPIA_KINDS } from './templates';
+import { makeDirs } from '../files/dirs';
 
 export const INJECTION_NOTE = 'Exposure is measured offline: it says how often a config would put a planted instruction in front of the generator, not whether a model would follow it (that needs an endpoint and a judge; a local judge is not Azure\'s safety service).';
 
@@ -51,7 +52,7 @@ function writeCopy(dir: string, planted: PlantedCorpus, gt: GroundTruthFile): { 
   const root = join(dir, 'corpus');
   for (const [source, text] of planted.texts) {
     const file = join(root, ...source.split('/'));
-    mkdirSync(dirname(file), { recursive: true });
+    makeDirs(dirname(file));
     writeFileSync(file, text);
   }
   const gtFile = join(dir, 'groundtruth.json');

@@ -2,7 +2,6 @@
  * Import Dataset… and Export Report… — thin adapters over the core importers (SPEC §13) and report
  * writers (SPEC §10), the same code as `spanproof import` / `spanproof report`.
  */
-import { mkdirSync } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { readRun } from '../../core/runs';
@@ -11,6 +10,7 @@ import { renderRunReport, type ReportFormat } from '../../core/report';
 import { IMPORT_FORMATS, questionsAtRisk, runImport, writeImport, type ImportFormat } from '../../core/import';
 import type { Spanproof } from '../spanproof';
 import type { CommandTable } from './types';
+import { makeDirs } from '../../core/files/dirs';
 
 export const interopCommands = {
   importDataset: (sp) => () => importDataset(sp),
@@ -119,7 +119,7 @@ export async function exportReport(sp: Spanproof, runDir?: string): Promise<stri
   const root = f?.store.folder.uri.fsPath;
   const reportsDir = root ? path.join(root, '.spanproof', 'reports') : dir;
   try {
-    mkdirSync(reportsDir, { recursive: true });
+    makeDirs(reportsDir);
   } catch {
     /* the dialog still opens; the user picks another folder */
   }

@@ -13,13 +13,14 @@
  * a 404 or a full disk deletes the partial download.
  */
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, statfsSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, renameSync, rmSync, statSync, statfsSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { SpanproofError } from '../../errors';
 import { userCacheDir } from '../../runs/dir';
 import { writeFileAtomic } from '../../files';
 import { type CatalogueEntry, entryBytes, findCatalogueEntry, missingPins, CATALOGUE } from './entries';
 import { DownloadFailure, downloadDispatcher, downloadFile, redactUrl, type ProxyEnv } from './download';
+import { makeDirs } from '../../files/dirs';
 
 /** The hub base URL: `HF_ENDPOINT` (as the Hugging Face tools read it, e.g. a mirror) or https://huggingface.co. */
 export function hubUrl(env: NodeJS.ProcessEnv = process.env): string {
@@ -159,7 +160,7 @@ export async function pullModel(e: CatalogueEntry, o: PullOptions = {}): Promise
   const st = modelState(e, store);
   if (st.state === 'pulled' && st.current) return st.dir;
   const work = partialDir(e, store);
-  mkdirSync(work, { recursive: true });
+  makeDirs(work);
   const lock = takeLock(work, e);
   const dispatcher = downloadDispatcher(o.proxyEnv ?? process.env, o.idleTimeoutMs ?? 60000);
   try {
@@ -168,7 +169,7 @@ export async function pullModel(e: CatalogueEntry, o: PullOptions = {}): Promise
     let before = 0;
     for (const f of e.files) {
       const dest = join(work, ...(f.saveAs ?? f.path).split('/'));
-      mkdirSync(dirname(dest), { recursive: true });
+      makeDirs(dirname(dest));
       if (!existsSync(dest)) {
         const url = `${o.hub ?? hubUrl()}/${e.repo}/resolve/${e.revision}/${f.path.split('/').map(encodeURIComponent).join('/')}`;
         const at = before;

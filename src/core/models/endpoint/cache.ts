@@ -18,10 +18,11 @@
  * never overwritten. Appends are one write call per batch (O_APPEND).
  */
 import { createHash } from 'node:crypto';
-import { appendFileSync, mkdirSync, readFileSync, truncateSync } from 'node:fs';
+import { appendFileSync, readFileSync, truncateSync } from 'node:fs';
 import { endianness } from 'node:os';
 import { join } from 'node:path';
 import { newerFormat, writeFileAtomic } from '../../files';
+import { makeDirs } from '../../files/dirs';
 
 const KIND = 'spanproof-endpoint-cache';
 const VERSION = 2;
@@ -151,7 +152,7 @@ export class EndpointCache {
   /** Writes the header and every record in memory atomically. Throws the file system's error. */
   private writeWhole(): void {
     const dim = this.dimValue!;
-    mkdirSync(join(this.file, '..'), { recursive: true });
+    makeDirs(join(this.file, '..'));
     const header: Header = { kind: KIND, version: VERSION, endpoint: this.endpoint, model: this.model, output: this.output, dim };
     writeFileAtomic(this.file, Buffer.concat([Buffer.from(JSON.stringify(header) + '\n'), this.records([...this.map], dim)]));
     this.headerWritten = true;
