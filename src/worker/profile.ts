@@ -1,5 +1,6 @@
 /**
- * CPU profile of the worker thread during a grid run (`spanproof run --profile`, or
+ * CPU profile of the thread that runs the grid (the extension's worker thread, the CLI's own thread)
+ * during a grid run (`spanproof run --profile`, or
  * SPANPROOF_PROFILE=1 in the environment): V8's sampling profiler through node:inspector on this
  * thread, written into the run folder as `worker.cpuprofile` (src/core/runs writeRunProfile). The
  * whole grid runs on this thread, so every stage is in it (onnxruntime's native threads are not:

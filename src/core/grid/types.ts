@@ -60,8 +60,9 @@ export interface GridRunParams {
    */
   apiKey?: string;
   /**
-   * Write a V8 CPU profile of the worker thread into the run directory (`worker.cpuprofile`; also
-   * SPANPROOF_PROFILE=1 in the worker's environment). Not a setting: it changes no result.
+   * Write a V8 CPU profile of the thread that runs the grid (the extension's worker, the CLI's own
+   * thread) into the run directory (`worker.cpuprofile`; also SPANPROOF_PROFILE=1 in the environment).
+   * Not a setting: it changes no result.
    */
   profile?: boolean;
   /**
