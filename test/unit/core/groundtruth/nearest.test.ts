@@ -6,6 +6,7 @@ import { decodeDocument } from '../../../../src/core/corpus';
 import { resolveEvidence } from '../../../../src/core/groundtruth';
 import { nearestMatch } from '../../../../src/core/groundtruth/nearest';
 import { SHARED_DATA } from '../../../helpers/paths';
+import { createRng } from '../../../../src/core/stats/rng';
 
 test('nearest: the window covers the quote\'s leading and trailing punctuation where the document has it', () => {
   const text = 'He said: “Hello there, my old friend.” Then left.';
@@ -43,4 +44,34 @@ test('nearest: real case — an edited word inside the CYNIC quote keeps the clo
   assert.equal(near.start, 51030);
   assert.equal(near.end, 51124);
   assert.equal(near.text, original);
+});
+
+test('nearest (#16 item 14): the typed-array window finds the same best window as a brute-force count of every window (random documents, repeated and absent words)', () => {
+  const rng = createRng(7);
+  const words = ['alpha', 'beta', 'gamma', 'delta', 'eps', 'zeta', 'eta', 'theta', 'Alpha', 'BETA'];
+  const pick = () => words[Math.floor(rng() * words.length)];
+  const tok = (s: string) => [...s.matchAll(/[\p{L}\p{N}\p{M}_]+/gu)].map((m) => m[0].toLowerCase());
+  for (let round = 0; round < 300; round++) {
+    const docWords = Array.from({ length: 5 + Math.floor(rng() * 60) }, pick);
+    const text = docWords.join(rng() < 0.5 ? ' ' : ', ') + '.';
+    const qWords = Array.from({ length: 2 + Math.floor(rng() * 8) }, () => (rng() < 0.15 ? 'absent' : pick()));
+    const quote = qWords.join(' ');
+    // brute force: overlap of every window of m document tokens with the quote's multiset, first best
+    const d = tok(text), q = tok(quote), m = q.length, w = Math.min(m, d.length);
+    let best = -1;
+    for (let i = 0; i + w <= d.length; i++) {
+      const need = new Map<string, number>();
+      for (const t of q) need.set(t, (need.get(t) ?? 0) + 1);
+      let o = 0;
+      for (const t of d.slice(i, i + w)) if ((need.get(t) ?? 0) > 0) { need.set(t, need.get(t)! - 1); o++; }
+      best = Math.max(best, o);
+    }
+    const want = Math.round((best / m) * 1000) / 1000;
+    const got = nearestMatch(quote, text);
+    if (want < 0.5) assert.equal(got, undefined, `round ${round}: ${quote} in ${text}`);
+    else {
+      assert.equal(got?.similarity, want, `round ${round}: ${quote} in ${text}`);
+      assert.equal(got!.text, text.slice(got!.start, got!.end));
+    }
+  }
 });
