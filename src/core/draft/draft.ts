@@ -86,10 +86,13 @@ export interface DraftResult {
   /** Evidence items re-anchored after whitespace/quote normalisation. */
   reanchored: number;
   ledger: LedgerFile;
+  /** Passages that got no usable reply (no reply, or unreadable after the repair) while others did; absent when none. */
+  failedPassages?: { count: number; mostOften: string };
 }
 
 interface Verified { question: string; answer?: string; evidence: EvidenceSelector[]; reanchored: number }
-interface Outcome { kept: Verified[]; rejected: RejectedQuote[] }
+/** `failed`: the passage got no usable reply at all (no reply, or unreadable after the repair) — its reason. */
+interface Outcome { kept: Verified[]; rejected: RejectedQuote[]; failed?: { kind: 'no-reply' | 'unreadable'; reason: string } }
 
 const MALFORMED = 'malformed reply after one retry';
 
@@ -119,7 +122,7 @@ async function askPassage(plan: PassagePlan, doc: CorpusDocument, p: DraftParams
   const version = promptVersion(prompt);
   const { passage } = plan;
   const messages = draftMessages(prompt, { n: plan.questions, source: passage.source, heading: passage.heading, passage: doc.text.slice(passage.start, passage.end) });
-  const reject = (reason: string): Outcome => ({ kept: [], rejected: [{ reason, quote: '', source: passage.source }] });
+  const reject = (reason: string, failed?: 'no-reply' | 'unreadable'): Outcome => ({ kept: [], rejected: [{ reason, quote: '', source: passage.source }], ...(failed ? { failed: { kind: failed, reason } } : {}) });
   const ask = async (msgs: ChatMessage[], pv: string) => p.client.chat({ model: p.model, messages: msgs, promptVersion: pv, maxTokens: p.maxTokens ?? 2048, responseFormat: 'json_object' }, signal);
   try {
     const first = await ask(messages, version);
@@ -129,7 +132,7 @@ async function askPassage(plan: PassagePlan, doc: CorpusDocument, p: DraftParams
       const repair = [...messages, { role: 'assistant' as const, content: first.content }, { role: 'user' as const, content: fill(REPAIR.user, { error: parsed.error }) }];
       const second = await ask(repair, `${version}+${promptVersion(REPAIR)}`);
       parsed = parseDraftReply(second.content);
-      if (!parsed.ok) return reject(`${MALFORMED} (${parsed.error})`);
+      if (!parsed.ok) return reject(`${MALFORMED} (${parsed.error})`, 'unreadable');
     }
     const out: Outcome = { kept: [], rejected: parsed.invalid.map((x) => ({ reason: `malformed candidate ${x.index + 1}: ${x.error}`, quote: '', source: passage.source })) };
     for (const c of parsed.candidates) {
@@ -140,7 +143,7 @@ async function askPassage(plan: PassagePlan, doc: CorpusDocument, p: DraftParams
     }
     return out;
   } catch (e) {
-    if (e instanceof RequestFailure && e.kind !== 'fatal') return reject(`no reply: ${e.message}`);
+    if (e instanceof RequestFailure && e.kind !== 'fatal') return reject(`no reply: ${e.message}`, 'no-reply');
     throw e;
   }
 }
@@ -202,7 +205,25 @@ export async function draftQuestions(p: DraftParams): Promise<DraftResult> {
     ? p.passages.map((passage) => ({ passage, questions: Math.max(1, Math.ceil(p.count / p.passages!.length)) }))
     : samplePassages(p.documents, { count: p.count, perPassage: p.perPassage, perDocument: p.perDocument, maxChars: p.maxPassageChars, seed: p.seed });
   const { outcomes, cancelled } = await askAll(plans, byName, p);
-  return assemble(plans, outcomes, byName, p, cancelled);
+  const failed = outcomes.flatMap((o) => (o?.failed ? [o.failed] : []));
+  if (!cancelled && plans.length > 0 && failed.length === plans.length) throw everyPassageFailed(failed, p.client.endpoint);
+  const result = assemble(plans, outcomes, byName, p, cancelled);
+  return failed.length ? { ...result, failedPassages: { count: failed.length, mostOften: mostOften(failed) } } : result;
+}
+
+const mostOften = (failed: ReadonlyArray<{ reason: string }>): string => {
+  const counts = new Map<string, number>();
+  for (const f of failed) counts.set(f.reason, (counts.get(f.reason) ?? 0) + 1);
+  return [...counts.entries()].sort((a, b) => b[1] - a[1])[0][0];
+};
+
+/** No passage got a usable reply: nothing was drafted because of the endpoint or the model, not the documents — exit 2, not "Drafted 0" (#16 items 11, 16). */
+function everyPassageFailed(failed: ReadonlyArray<{ kind: 'no-reply' | 'unreadable'; reason: string }>, endpoint: string): SpanproofError {
+  const at = redactEndpoint(endpoint);
+  if (failed.every((f) => f.kind === 'no-reply')) {
+    return new SpanproofError('bad-input', `every request to ${at} failed (${failed.length} passage(s)); most often: ${mostOften(failed)}; nothing was written.`, { field: '--endpoint', fix: 'check the endpoint URL, --model, SPANPROOF_API_KEY and the server\'s log, then draft again.' });
+  }
+  return new SpanproofError('bad-input', `no reply from ${at} could be used (${failed.length} passage(s)); most often: ${mostOften(failed)}; nothing was written.`, { field: '--model', fix: 'use a model that follows JSON instructions (--model), and check the server\'s log, then draft again.' });
 }
 
 function assemble(plans: PassagePlan[], outcomes: Array<Outcome | undefined>, byName: Map<string, CorpusDocument>, p: DraftParams, cancelled: boolean): DraftResult {

@@ -11,7 +11,7 @@ export function draftJson(r: DraftSessionResult): Record<string, unknown> {
   return {
     requested: r.requested, kept: r.drafts.length, rejected: r.rejected, duplicates: r.duplicates.length, leakage: r.leakage, coverage: r.coverage, ledger: r.ledger,
     status: r.status, passages: r.passages, reanchored: r.reanchored, answers: r.answers, drafts: r.perDraft, duplicateList: r.duplicates,
-    groundTruthFile: r.groundTruthFile, written: r.written, ...(r.backup ? { backup: r.backup } : {}),
+    groundTruthFile: r.groundTruthFile, written: r.written, ...(r.backup ? { backup: r.backup } : {}), ...(r.failedPassages ? { failedPassages: r.failedPassages } : {}),
   };
 }
 
@@ -29,6 +29,7 @@ export function draftText(r: DraftSessionResult, endpoint: string, model: string
     for (const x of r.rejected.slice(0, 20)) out.push(`  ${x.source}: ${x.quote ? `${excerpt(x.quote)} — ` : ''}${x.reason}`);
     if (r.rejected.length > 20) out.push(`  … and ${r.rejected.length - 20} more (--json lists all)`);
   }
+  if (r.failedPassages) out.push(`warning: ${r.failedPassages.count} of ${r.passages} passage request(s) got no usable reply (most often: ${r.failedPassages.mostOften}).`);
   if (r.duplicates.length) out.push(`Near-duplicates dropped: ${r.duplicates.length} (${r.duplicates.slice(0, 3).map((d) => `${excerpt(d.question, 50)} ≈ ${d.duplicateOf}`).join('; ')}${r.duplicates.length > 3 ? '; …' : ''}).`);
   const l = r.leakage;
   if (l.n) out.push(`Lexical leakage (share of question words found in the evidence): median ${l.median}, mean ${l.mean}, 90th percentile ${l.p90}; ${l.histogram.map((h) => `${h.from}–${h.to}: ${h.count}`).join(', ')}.`);

@@ -196,3 +196,35 @@ for (const keep of [false, true]) {
     }
   });
 }
+
+test('#16 items 11, 16: every drafting request failing (HTTP 500) or every reply unreadable exits 2 with the endpoint, the reason and a Fix — not "Drafted 0", exit 0; a partial failure stays exit 0 with a warning', async (t) => {
+  if (!existsSync(MINI_GT)) return t.skip('samples/fastapi-mini is absent');
+  let mode: 'boom' | 'garbage' | 'half' = 'boom';
+  const srv = await startFakeServer({
+    draft: defaultDraftReply,
+    script: (r) => (mode === 'boom' ? { status: 500, headers: { 'retry-after-ms': '0' }, body: JSON.stringify({ error: { message: 'boom' } }) } : mode === 'garbage' || r.n % 2 === 0 ? { content: '{'.repeat(300 * 1024) } : undefined),
+  });
+  try {
+    const { ws, gt } = workspace();
+    const before = readFileSync(gt, 'utf8');
+    const args = ['draft', '--workspace', ws, '--endpoint', srv.url, '--model', 'm', '--count', '3', '--no-cache', '--config', writeConfig({ judge: { retries: 0 } })];
+    const r = await cli(args);
+    assert.equal(r.code, 2, `${r.stdout}\n${r.stderr}`);
+    assert.ok(r.stderr.includes(`every request to ${srv.url} failed`), r.stderr);
+    assert.match(r.stderr, /most often: no reply: .*500.*boom/);
+    assert.match(r.stderr, /Fix: /);
+    assert.doesNotMatch(r.stderr, /\n\s+at /);
+    mode = 'garbage';
+    const g = await cli(args);
+    assert.equal(g.code, 2, `${g.stdout}\n${g.stderr}`);
+    assert.ok(g.stderr.includes(`no reply from ${srv.url} could be used`), g.stderr);
+    assert.match(g.stderr, /Fix: .*JSON/);
+    assert.equal(readFileSync(gt, 'utf8'), before, 'nothing written');
+    mode = 'half';
+    const h = await cli([...args.slice(0, 8), '6', ...args.slice(9)]);
+    assert.equal(h.code, 0, h.stderr);
+    assert.match(h.stdout, /warning: \d+ of \d+ passage request\(s\) got no usable reply/);
+  } finally {
+    await srv.close();
+  }
+});
