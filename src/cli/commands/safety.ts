@@ -8,8 +8,8 @@
  * `{messages: [...]}`, read by src/core/score `readAzureJsonl`), or a run directory with generated
  * answers (answers.jsonl from `run --generate` / `spanproof generate`; the judge must differ from the
  * generator unless --allow-same-model; the result is also written to `<run>/safety.json`). Nothing is
- * sent unless --endpoint is given; the key comes from SPANPROOF_API_KEY. Exit: 0 done; 2 bad input;
- * 3 every request failed (nothing measured); 130 cancelled.
+ * sent unless --endpoint is given; the key comes from SPANPROOF_API_KEY. Exit: 0 done; 2 bad input,
+ * also every request failed or no judge reply could be read (nothing measured); 3 internal error; 130 cancelled.
  */
 import { setMaxListeners } from 'node:events';
 import { join, resolve } from 'node:path';
@@ -17,7 +17,7 @@ import type { Command } from 'commander';
 import { SpanproofError } from '../../core/errors';
 import { writeFileAtomic } from '../../core/files';
 import { checkOutputFile, outputPathError } from '../../core/fsErrors';
-import { ChatClient, ReplyCache, everyRequestFailed } from '../../core/judge';
+import { ChatClient, ReplyCache } from '../../core/judge';
 import { resolveCacheDir } from '../../core/runs';
 import { safetyMarkdown } from '../../core/report';
 import { SAFETY_CATEGORIES, SAFETY_NOTE, parseThreshold, readSafetyInput, scoreSafetyInput, DEFAULT_THRESHOLD, type SafetyCategory } from '../../core/safety';
@@ -107,6 +107,6 @@ export function register(program: Command, setExit: SetExit): void {
         for (const n of full.notes) process.stderr.write(`note: ${n}\n`);
         process.stderr.write(`${SAFETY_NOTE}\n`);
       }
-      setExit(everyRequestFailed(full.ledger) ? 3 : 0);
+      setExit(EXIT.ok); // nothing measured at all is an error of scoreSafetyInput (exit 2)
     });
 }

@@ -9,7 +9,9 @@
 import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { SpanproofError } from '../errors';
+import { everyRequestFailed } from '../judge/ledger';
 import { checkModels } from '../judge/loop';
+import { redactUrl } from '../net';
 import { readAnswers } from '../judge/read';
 import type { ChatClient } from '../judge/client';
 import type { LedgerFile } from '../judge/types';
@@ -68,6 +70,33 @@ export type SafetyFile = SafetyReport & { input: string; sameModel?: true; notes
 export async function scoreSafetyInput(input: SafetyInput, o: { client: ChatClient; judgeModel: string; categories?: readonly SafetyCategory[]; threshold?: SeverityLevel; signal?: AbortSignal; onItem?: (done: number, total: number) => void }): Promise<{ report: SafetyFile; file?: string }> {
   const report = await scoreSafety(input.items, { ctx: { client: o.client, judgeModel: o.judgeModel, signal: o.signal, maxTokens: 512 }, categories: o.categories, threshold: o.threshold, onItem: o.onItem });
   const ledger = o.client.ledger.snapshot({ status: 'succeeded', items: { done: input.items.length, total: input.items.length }, sameModel: input.sameModel });
+  const nothing = nothingMeasured(report, ledger, o.client.endpoint);
+  if (nothing) throw nothing; // before safety.json is written: an all-unmeasured table is not a result (#16 items 11, 16)
   const full: SafetyFile = { ...report, input: input.path, ...(input.sameModel ? { sameModel: true as const } : {}), notes: input.notes, ledger };
   return { report: full, ...(input.isRun ? { file: writeSafetyReport(input.path, full) } : {}) };
+}
+
+/**
+ * The error when not one judgement was measured in any category: every request failed (HTTP 5xx,
+ * timeouts, endless bodies) or no reply could be read — the judge's or endpoint's fault, exit 2 with
+ * the most common reason, never a table of "measured 0" with exit 0 (nor an internal error).
+ */
+function nothingMeasured(report: SafetyReport, ledger: LedgerFile, endpoint: string): SpanproofError | null {
+  const reasons = new Map<string, number>();
+  let judged = 0;
+  for (const it of report.items) {
+    for (const [k, j] of Object.entries(it)) {
+      if (k === 'id' || !j || typeof j !== 'object') continue;
+      judged++;
+      if (!('unmeasured' in j)) return null;
+      reasons.set(j.reason, (reasons.get(j.reason) ?? 0) + 1);
+    }
+  }
+  if (judged === 0) return null;
+  const top = [...reasons.entries()].sort((a, b) => b[1] - a[1])[0][0];
+  const at = redactUrl(endpoint);
+  if (everyRequestFailed(ledger)) {
+    return new SpanproofError('bad-input', `every request to the judge at ${at} failed (${ledger.requests} request(s)); nothing was measured; most often: ${top}.`, { field: '--endpoint', fix: 'check the endpoint URL, --judge-model, SPANPROOF_API_KEY and the server\'s log, then grade again.' });
+  }
+  return new SpanproofError('bad-input', `no judge reply from ${at} could be read (${judged} judgement(s), none measured); most often: ${top}.`, { field: '--judge-model', fix: 'use a judge model that follows JSON instructions (--judge-model), and check the server\'s log.' });
 }

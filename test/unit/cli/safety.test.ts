@@ -100,3 +100,28 @@ test('spanproof safety: an endpoint nobody answers is exit 2 with the endpoint n
     await ok.close();
   }
 });
+
+test('#16 items 11, 15, 16: every judge request failing (HTTP 500) or every reply unreadable is exit 2 with the reason and a Fix — never exit 3 (internal) nor exit 0 with an all-unmeasured table', async () => {
+  const root = tmp('safety-cli-allfail');
+  const file = join(root, 'az.jsonl');
+  writeFileSync(file, [JSON.stringify({ query: 'q1', response: 'r1' }), JSON.stringify({ query: 'q2', response: 'r2' })].join('\n') + '\n');
+  let garbage = false;
+  const srv = await startFakeServer({ script: () => (garbage ? { content: '{'.repeat(300 * 1024) } : { status: 500, headers: { 'retry-after-ms': '0' }, body: JSON.stringify({ error: { message: 'boom' } }) }) });
+  try {
+    const args = ['safety', file, '--endpoint', srv.url, '--judge-model', 'j', '--workspace', root, '--no-judge-cache'];
+    const r = await runCli(args);
+    assert.equal(r.code, 2, `${r.stdout}\n${r.stderr}`);
+    assert.ok(r.stderr.includes(`every request to the judge at ${srv.url} failed`), r.stderr);
+    assert.match(r.stderr, /most often: .*boom/);
+    assert.match(r.stderr, /Fix: /);
+    assert.doesNotMatch(r.stderr, /internal error|\n\s+at /);
+    assert.doesNotMatch(r.stdout, /measured/, 'no all-unmeasured table');
+    garbage = true;
+    const g = await runCli(args);
+    assert.equal(g.code, 2, `${g.stdout}\n${g.stderr}`);
+    assert.match(g.stderr, /no judge reply from .* could be read/);
+    assert.match(g.stderr, /Fix: .*JSON/);
+  } finally {
+    await srv.close();
+  }
+});
