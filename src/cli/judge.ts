@@ -154,6 +154,11 @@ export function generationText(r: GenerationStageResult): string[] {
   // A partial failure keeps the stage succeeded, but is never silent (#16 item 16).
   const failed = Object.entries(r.ledger.byModel).filter(([, c]) => c.failures > 0);
   if (failed.length) out.push(`Warning: ${failed.map(([m, c]) => `${m}: ${c.failures} of ${c.requests} request(s) failed`).join('; ')} (retries included); the unmeasured items above say why.`);
+  else {
+    const judged = r.records.flatMap((x) => Object.values(x.judges).filter(Boolean));
+    const unread = judged.filter((j) => j && 'unmeasured' in j).length;
+    if (unread) out.push(`Warning: ${unread} of ${judged.length} judgement(s) unmeasured (no request failed: replies the judge could not be read from, or unjudgeable answers); the unmeasured items above say why.`);
+  }
   return out;
 }
 

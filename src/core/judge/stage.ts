@@ -162,6 +162,21 @@ function commonFailure(records: readonly AnswerRecord[]): string {
   return [...counts.entries()].sort((a, b) => b[1] - a[1])[0]?.[0] ?? 'no reply';
 }
 
+/** When the answers were judged but every judgement is unmeasured: how many, and the most common reason; else null. */
+function nothingJudged(records: readonly AnswerRecord[]): { count: number; reason: string } | null {
+  const counts = new Map<string, number>();
+  let n = 0;
+  for (const r of records) {
+    for (const j of Object.values(r.judges)) {
+      if (!j) continue;
+      if (!('unmeasured' in j)) return null;
+      n++;
+      counts.set(j.reason, (counts.get(j.reason) ?? 0) + 1);
+    }
+  }
+  return n === 0 ? null : { count: n, reason: [...counts.entries()].sort((a, b) => b[1] - a[1])[0][0] };
+}
+
 /**
  * Runs the generation stage on a finished run directory. The endpoint is `opts.judge.endpoint` only —
  * never the one written in run.json — and documents are read from the run's workspace only
@@ -233,7 +248,10 @@ export async function runGenerationStage(runDir: string, opts: GenerationStageOp
   } else if (res.status === 'succeeded' && judge.judgeModel !== judge.generatorModel && ledgerNow.byModel[judge.judgeModel] && everyRequestFailed(ledgerNow.byModel[judge.judgeModel])) {
     // The generator answered but no judgement came back: nothing was measured, so the stage did not succeed (#16 item 16).
     const j = ledgerNow.byModel[judge.judgeModel];
-    res = { ...res, status: 'failed', error: new SpanproofError('bad-input', `every request to the judge model "${judge.judgeModel}" failed (${j.requests} request(s)); most often: ${commonFailure(res.records)}.`, { field: '--judge-model', fix: 'check the judge model name and the server\'s log (the generator answered); the answers were kept, none was judged.' }) };
+    res = { ...res, status: 'failed', error: new SpanproofError('bad-input', `every request to the judge model "${judge.judgeModel}" failed (${j.requests} request(s)); most often: ${commonFailure(res.records)}.`, { field: '--judge-model', fix: 'check the judge model name and the server\'s log (the generator answered); the answers were kept, none was judged.' }) };  } else if (res.status === 'succeeded') {
+    // Replies came back, but not one judge score could be read for any metric: nothing was measured (#16 items 11, 16).
+    const unread = nothingJudged(res.records);
+    if (unread) res = { ...res, status: 'failed', error: new SpanproofError('bad-input', `no reply of the judge model "${judge.judgeModel}" could be read (${unread.count} judgement(s), none measured); most often: ${unread.reason}.`, { field: '--judge-model', fix: 'check the judge model (use one that follows JSON instructions) and the server\'s log; the answers were kept, none was judged.' }) };
   }
   const summary = await writeStageFiles(runDir, res, { data, configs, metrics, judge, sameModel, items: items.length, client, opts });
   rmSync(partialFile, { force: true });

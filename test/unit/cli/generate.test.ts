@@ -196,6 +196,45 @@ test('#16 item 16: generate / run --generate where every judge request fails (th
   }
 });
 
+test('#16 items 11, 16: generate / run --generate where no judge reply can be read (300 KB of "{") exit 2 with status failed; some unreadable stays succeeded with a warning', async (t) => {
+  if (!existsSync(MINI_GT)) return t.skip('samples/fastapi-mini is absent');
+  const garbage = { content: '{'.repeat(300 * 1024) };
+  let badWhen: (req: { model: string; messages: Array<{ content: string }> }) => boolean = (req) => req.model === 'j';
+  const srv = await startFakeServer({ script: (req) => (badWhen(req) ? garbage : undefined) });
+  try {
+    const root = tempDir('spanproof-judge-cli-unreadable-');
+    const runArgs = ['run', '--workspace', MINI, '--groundtruth', MINI_GT, '--runs-dir', join(root, 'runs'), '--cache-dir', join(root, 'cache'), '--chunkers', 'heading', '--retrievers', 'bm25', '--rerank', 'off', '--json'];
+    const flags = ['--endpoint', srv.url, '--generator-model', 'g', '--judge-model', 'j', '--judge-metrics', 'groundedness', '--generate-configs', 'heading/bm25/none', '--no-judge-cache', '--judge-retries', '0'];
+    const base = await cli(runArgs);
+    assert.equal(base.code, 0, base.stderr);
+    const runDir = JSON.parse(base.stdout).runDir as string;
+    const ws = ['--workspace', MINI, '--groundtruth', MINI_GT];
+
+    const g = await cli(['generate', runDir, ...ws, ...flags]);
+    assert.equal(g.code, 2, `no judge score measured: not succeeded\n${g.stdout}\n${g.stderr}`);
+    assert.match(g.stderr, /no reply of the judge model "j" could be read/);
+    assert.match(g.stderr, /most often: unreadable judge reply/);
+    assert.match(g.stderr, /Fix: .*JSON/);
+    assert.doesNotMatch(g.stderr, /\n\s+at /);
+    assert.equal(JSON.parse(readFileSync(join(runDir, 'ledger.json'), 'utf8')).status, 'failed');
+
+    const q0 = (JSON.parse(readFileSync(MINI_GT, 'utf8')) as { questions: Array<{ question: string }> }).questions[0].question;
+    badWhen = (req) => req.model === 'j' && req.messages.some((m) => m.content.includes(q0));
+    const p = await cli(['generate', runDir, ...ws, ...flags, '--overwrite']);
+    assert.equal(p.code, 0, p.stderr);
+    assert.match(p.stdout, /measured 9\/10/);
+    assert.match(p.stdout, /Warning: 1 of 10 judgement\(s\) unmeasured/, p.stdout);
+    assert.equal(JSON.parse(readFileSync(join(runDir, 'ledger.json'), 'utf8')).status, 'succeeded');
+
+    badWhen = (req) => req.model === 'j';
+    const r = await cli([...runArgs, '--generate', ...flags]);
+    assert.equal(r.code, 2, `${r.stdout}\n${r.stderr}`);
+    assert.match(r.stderr, /no reply of the judge model "j" could be read/);
+  } finally {
+    await srv.close();
+  }
+});
+
 test('generate: a bad flag value (--judge-metrics nope, --judge-timeout, --judge-retries) is a plain exit-2 flag error before any request — not "answers status failed (ledger.json)"', async (t) => {
   if (!existsSync(MINI_GT)) return t.skip('samples/fastapi-mini is absent');
   const srv = await startFakeServer();
