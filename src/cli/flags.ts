@@ -10,3 +10,9 @@ export function countFlag(flag: string, value: string, max: number, example: num
   if (!(n >= 1 && n <= max)) throw new SpanproofError('bad-input', `${flag} "${value}" is not a whole number from 1 to ${max}.`, { field: flag, fix: `pass a whole number in digits, e.g. ${flag} ${example}.` });
   return n;
 }
+
+/** `value` of `flag` if it is one of `choices`. @throws SpanproofError('bad-input') naming the flag and the value, with the choices in the fix. */
+export function choiceFlag<T extends string>(flag: string, value: string, choices: readonly T[]): T {
+  if ((choices as readonly string[]).includes(value)) return value as T;
+  throw new SpanproofError('bad-input', `${flag} "${value}" is not one of ${choices.join(', ')}.`, { field: flag, fix: `pass one of them, e.g. ${flag} ${choices[0]}.` });
+}

@@ -18,7 +18,7 @@ import { runQueries, type QueryAnswer, type QueryResultRow } from '../../core/gr
 import { resolveCacheDir } from '../../core/runs';
 import { CHUNKER_IDS, DEFAULT_SETTINGS, RETRIEVER_IDS } from '../../core/settings';
 import { settingsFromOptions } from './run';
-import { countFlag } from '../flags';
+import { choiceFlag, countFlag } from '../flags';
 import { MAX_RESULT_LIST } from '../../core/settings';
 import { assertHttpUrl } from '../../core/net/url';
 import type { SetExit } from './index';
@@ -60,13 +60,13 @@ answers for every dense:<name> config of the grid, --retriever dense:a for one. 
 `)
     .action(async (text: string, opts: QueryOptions) => {
       if (!isChunkerId(opts.chunker)) throw new SpanproofError('bad-input', `unknown chunker "${opts.chunker}".`, { field: '--chunker', fix: `use one of ${CHUNKER_IDS.join(', ')}.` });
-      if (opts.rerank !== 'on' && opts.rerank !== 'off') throw new SpanproofError('bad-input', `--rerank must be on or off, got "${opts.rerank}".`, { field: '--rerank' });
+      const rerank = choiceFlag('--rerank', opts.rerank, ['on', 'off'] as const);
       const settings = settingsFromOptions({ workspace: opts.workspace, config: opts.config, embedders: opts.embedders, reranker: opts.reranker, endpoint: opts.endpoint }); // same layers as run (#16 item 19)
       const answers = await runQueries({
         workspace: opts.workspace,
         chunker: opts.chunker,
         retriever: opts.retriever.trim(),
-        rerank: opts.rerank === 'on',
+        rerank: rerank === 'on',
         text,
         k: opts.k === undefined ? undefined : countFlag('--k', opts.k, MAX_RESULT_LIST, 5),
         pool: opts.pool === undefined ? undefined : countFlag('--pool', opts.pool, MAX_RESULT_LIST, 20),

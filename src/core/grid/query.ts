@@ -82,8 +82,8 @@ function checkQuery(p: QueryParams): { k: number; n: number } {
   const k = p.k ?? p.settings.k;
   const n = p.pool ?? p.settings.poolSize;
   if (!p.text.trim()) throw new SpanproofError('bad-input', 'the query text is empty.', { field: 'TEXT', fix: 'pass the question as the last argument.' });
-  if (!Number.isInteger(k) || k < 1) throw new SpanproofError('bad-input', `k must be a positive integer, got ${k}.`, { field: '--k' });
-  if (!Number.isInteger(n) || n < 1) throw new SpanproofError('bad-input', `the pool size must be a positive integer, got ${n}.`, { field: '--pool' });
+  if (!Number.isInteger(k) || k < 1) throw new SpanproofError('bad-input', `k must be a positive integer, got ${k}.`, { field: '--k', fix: 'pass a whole number from 1, e.g. --k 5.' });
+  if (!Number.isInteger(n) || n < 1) throw new SpanproofError('bad-input', `the pool size must be a positive integer, got ${n}.`, { field: '--pool', fix: 'pass a whole number from 1, e.g. --pool 20.' });
   // blame the option the user gave: usually --k (the pool is the default when --pool is absent)
   if (n < k) {
     throw new SpanproofError('bad-input', `--k ${k} is larger than the candidate pool (--pool ${n}${p.pool === undefined ? ', the default' : ''}).`, {
