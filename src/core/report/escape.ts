@@ -3,11 +3,15 @@
  * error messages): one set of rules for the Markdown report, the GitHub report and the editor's hovers
  * (issue #16 item 5). A run's string must never break a table, start a block (heading, list, quote),
  * link somewhere, run HTML, or mention someone, whatever renderer shows it (CommonMark, GFM, or a
- * renderer that allows HTML).
+ * renderer that allows HTML). Escape sequences and invisible controls go first, through the one
+ * terminal sanitiser ({@link terminalSafe}): a report is read in terminals and editors too, and only
+ * dropping the ESC byte left `[31m`, `]0;TITLE` behind.
  */
+import { terminalSafe } from '../text/terminal';
 
 /**
- * `s` as inert Markdown text on one line: line breaks and tabs become one space; `&`, `<`, `>` become
+ * `s` as inert Markdown text on one line: escape sequences removed and other controls shown as
+ * `\uXXXX` ({@link terminalSafe}); line breaks and tabs become one space; `&`, `<`, `>` become
  * HTML entities (no tag, no `<javascript:…>` autolink); Markdown punctuation `\ ` * _ [ ] # | ~` is
  * backslash-escaped (no emphasis, code, link `[x](…)`, heading or table cell break); an `@` that
  * could start a GitHub mention (at the start or after a character that is not a letter, digit or `_`)
@@ -17,7 +21,7 @@
  * rendered text reads like `s`.
  */
 export function markdownText(s: string): string {
-  return s
+  return terminalSafe(s)
     .replace(/[\r\n\t]+/g, ' ')
     .replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;')
     .replace(/[\\`*_[\]#|~]/g, (c) => `\\${c}`)
@@ -26,14 +30,14 @@ export function markdownText(s: string): string {
 }
 
 /**
- * `s` as a Markdown code span, safe in a table cell: the fence is one backtick longer than the
+ * `s` as a Markdown code span, safe in a table cell (after {@link terminalSafe}): the fence is one backtick longer than the
  * longest backtick run in `s` (CommonMark 6.1, so a backtick in `s` cannot close it), padded with a
  * space when `s` starts or ends with a backtick; line breaks and tabs become one space (a line break
  * could start a new block before inline parsing); `|` becomes `\|` (GFM tables split cells before
  * code spans, and drop that backslash inside a table).
  */
 export function markdownCode(s: string): string {
-  const t = s.replace(/[\r\n\t]+/g, ' ').replace(/\|/g, '\\|');
+  const t = terminalSafe(s).replace(/[\r\n\t]+/g, ' ').replace(/\|/g, '\\|');
   const longest = Math.max(0, ...(t.match(/`+/g) ?? []).map((r) => r.length));
   const fence = '`'.repeat(longest + 1);
   const pad = t.startsWith('`') || t.endsWith('`') ? ' ' : '';

@@ -65,3 +65,16 @@ test('markdownCode keeps backticks inside the span; markdownText and markdownQuo
   assert.equal(render(markdownQuote('one <b>\n# two')), '<blockquote>\n<p>one &lt;b&gt;\n# two</p>\n</blockquote>\n');
   assert.equal(githubText, markdownText, 'one set of rules for both reports');
 });
+
+test('an escape sequence in an id or question is removed whole from the Markdown report, as on a terminal (only the ESC byte went: [31mRED]0;TITLE\\u0007[2J)', () => {
+  const esc = '\u001b[31mRED\u001b]0;TITLE\u0007\u001b[2J';
+  const run = JSON.parse(JSON.stringify(hostileRun()).split(JSON.stringify(ID).slice(1, -1)).join(`${JSON.stringify(esc).slice(1, -1)}q1`)) as RunData;
+  run.evidence!.questions[0].question = `${esc}question`;
+  run.results!.errors[0].message = `${esc}message`;
+  const md = renderMarkdown(run);
+  assert.ok(md.includes('REDq1') && md.includes('REDquestion') && md.includes('REDmessage'), md);
+  for (const left of ['\u001b', '\u0007', '[31m', '31m', ']0;TITLE', 'TITLE', '[2J', '2J']) assert.ok(!md.includes(left), `${JSON.stringify(left)} left in the report`);
+  assert.equal(markdownText(esc), 'RED');
+  assert.equal(markdownCode(esc), '`RED`');
+  assert.equal(markdownText('a\u0001b'), 'a\\\\u0001b', 'an invisible control is shown as text, as on a terminal');
+});
