@@ -4,7 +4,7 @@
  * the fix. Anything else is returned unchanged so it still surfaces as an internal error (exit 3).
  */
 import { statSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { SpanproofError, isSpanproofError } from './errors';
 
 /** The errno code of `e`, or of its `cause` (writeFileAtomic wraps the Node error). */
@@ -77,6 +77,6 @@ export function checkOutputFile(file: string, what: string, example: string, ove
   // the write renames a temp file over the target: a device, FIFO or socket would be replaced by a
   // regular file (as root, `--out /dev/full --force` did that to /dev/full) — never, even with --force
   const kind = !st || st.isFile() ? null : st.isFIFO() ? 'a named pipe (FIFO)' : st.isSocket() ? 'a socket' : st.isCharacterDevice() || st.isBlockDevice() ? 'a device' : 'not a regular file';
-  if (kind) throw new SpanproofError('bad-input', `cannot write ${what}: it is ${kind}, not a regular file; it was not touched.`, { file, fix: `give the path of a regular file, e.g. ${join(dirname(file), example)} (or leave ${what} out to print to stdout).` });
+  if (kind) throw new SpanproofError('bad-input', `cannot write ${what}: it is ${kind}, not a regular file; it was not touched.`, { file, fix: `give the path of a regular file, e.g. ${example} in the current folder (or leave ${what} out to print to stdout).` }); // not beside the device: /dev/report.md is no place for a report
   if (st && !overwrite) throw new SpanproofError('bad-input', `${what} would overwrite an existing file.`, { file, fix: `choose another file, or add ${forceFlag} to replace it.` });
 }

@@ -37,7 +37,8 @@ test('--out onto a FIFO is refused even with --force, and the FIFO stays a FIFO'
   const runDir = writeEmptySucceededRun(root, 'r1');
   const r = await cli(['report', runDir, '--out', fifo, '--force']);
   assert.equal(r.code, 2, r.stderr);
-  assert.match(r.stderr, /pipe: cannot write --out: it is a named pipe \(FIFO\), not a regular file; it was not touched\. Fix: /);
+  assert.match(r.stderr, /pipe: cannot write --out: it is a named pipe \(FIFO\), not a regular file; it was not touched\. Fix: give the path of a regular file, e.g\. report\.md in the current folder/);
+  assert.ok(!r.stderr.includes(path.join(root, 'report.md')), 'no file suggested beside the FIFO (for /dev/null that was /dev/report.md)');
   assert.doesNotMatch(r.stderr, /\n\s+at /);
   assert.ok(lstatSync(fifo).isFIFO(), 'still a FIFO');
   const e = thrown(() => checkOutputFile(fifo, '--out', 'chunks.jsonl', false));
