@@ -7,6 +7,7 @@ import { existsSync } from 'node:fs';
 import * as path from 'node:path';
 import type { Command } from 'commander';
 import { listRuns } from '../../core/runs';
+import { terminalSafe } from '../../core/text/terminal';
 import type { SetExit } from './index';
 
 interface RunsOptions { workspace: string; runsDir?: string; json?: boolean }
@@ -20,7 +21,8 @@ export function register(program: Command, setExit: SetExit): void {
     .option('--json', 'print the list as JSON')
     .action((opts: RunsOptions) => {
       const root = path.resolve(opts.runsDir ?? path.join(opts.workspace, '.spanproof', 'runs'));
-      const runs = existsSync(root) ? listRuns(root) : [];
+      // a damaged run folder is left out of the list, but never silently (#16)
+      const runs = existsSync(root) ? listRuns(root, (dir, reason) => process.stderr.write(`note: ${terminalSafe(dir)}: ${terminalSafe(reason.replace(/\.?$/, ''))}; left out of the list.\n`)) : [];
       if (opts.json) process.stdout.write(`${JSON.stringify(runs, null, 2)}\n`);
       else if (!runs.length) process.stdout.write(`No runs in ${root}.\n`);
       else {

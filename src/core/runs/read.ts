@@ -82,21 +82,37 @@ export function readAttacks(dir: string): AttacksFile | null {
 /** Shown for a `upia` entry of format 1 (see {@link readAttacks}). */
 export const UPIA_OUTDATED = "attacks.json holds a UPIA result of an older format (format 1: whether the answer obeyed the injected instruction, before UPIA used Azure's harm-based defect); it is not shown. Run the UPIA step again (spanproof run --generate --attack upia, or Spanproof: Run Attack Step…).";
 
-/** Lists the runs under `runsRoot`, newest first (by id, which starts with the UTC timestamp). */
-export function listRuns(runsRoot: string): RunSummary[] {
+/** What is wrong with a run file, without the file (the caller names the folder) or the error's fix. */
+function damageReason(e: unknown): string {
+  if (!(e instanceof Error)) return String(e);
+  let m = e.message;
+  if (e instanceof SpanproofError) {
+    if (e.file && m.startsWith(`${e.file}: `)) m = m.slice(e.file.length + 2);
+    if (e.fix && m.endsWith(` Fix: ${e.fix}`)) m = m.slice(0, -` Fix: ${e.fix}`.length);
+  }
+  return m.replace(/\.$/, '');
+}
+
+/** Lists the runs under `runsRoot`, newest first (by id, which starts with the UTC timestamp); a folder whose run.json or results.json is damaged is left out and given to `onDamaged` with the reason. */
+export function listRuns(runsRoot: string, onDamaged?: (dir: string, reason: string) => void): RunSummary[] {
   if (!existsSync(runsRoot)) return [];
   const out: RunSummary[] = [];
   for (const name of readdirSync(runsRoot)) {
     const dir = join(runsRoot, name);
+    let reading = 'run.json';
     try {
       if (!statSync(dir).isDirectory()) continue;
       const run = readJson<RunFile>(join(dir, 'run.json'));
-      if (!run) continue;
+      if (run === null) continue; // no run.json (yet): not a run folder
+      if (typeof run !== 'object' || typeof run.id !== 'string' || typeof run.status !== 'string') throw new Error('not a run record (no string id and status)');
+      reading = 'results.json';
       const results = readJson<ResultsFile>(join(dir, 'results.json'));
       const top = results?.configs.find((c) => c.rank === 1)?.id ?? null;
+      reading = 'run.json';
       out.push({ id: run.id, dir, status: effectiveStatus(run), startedAt: run.startedAt, endedAt: run.endedAt, questions: results?.questions ?? null, configs: results?.configs.length ?? null, top });
-    } catch {
-      // a damaged run is skipped in the listing; readRun reports it when opened
+    } catch (e) {
+      // a damaged run is left out of the listing (readRun reports it when opened); the caller may say so
+      onDamaged?.(dir, `damaged ${reading}: ${damageReason(e)}`);
     }
   }
   return out.sort((a, b) => (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));

@@ -1,0 +1,31 @@
+/**
+ * Issue #16: `spanproof runs` left a run folder whose run.json is damaged out of the list without a
+ * word. It is still left out (exit code unchanged), with a `note:` on stderr naming the folder and why.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { runCli } from '../../helpers/cli';
+import { writeEmptySucceededRun, writeRunJson } from '../../helpers/runDirs';
+import { tempDir } from '../../helpers/tmp';
+
+test('runs: a damaged run.json gets a note on stderr naming the folder and the reason; the good run is listed, exit 0', async (t) => {
+  const root = tempDir('spanproof-runs-damaged-', t);
+  writeEmptySucceededRun(root, '2026-01-02-good');
+  const bad = writeRunJson(root, '2026-01-01-bad', 'succeeded');
+  writeFileSync(join(bad, 'run.json'), '{"id": "2026-01-01-bad", "status": ');
+  const shape = writeRunJson(root, '2026-01-03-shape\u001b[31m', 'succeeded');
+  writeFileSync(join(shape, 'run.json'), '[1]');
+  for (const json of [false, true]) {
+    const r = await runCli(['runs', '--runs-dir', root, ...(json ? ['--json'] : [])]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /2026-01-02-good/);
+    assert.doesNotMatch(r.stdout, /-bad|-shape/);
+    const notes = r.stderr.trim().split('\n');
+    assert.equal(notes.length, 2, r.stderr);
+    assert.ok(notes.some((l) => l.startsWith(`note: ${bad}: damaged run.json: `) && l.endsWith('; left out of the list.')), r.stderr);
+    assert.ok(notes.some((l) => l.startsWith(`note: ${join(root, '2026-01-03-shape')}: damaged run.json: not a run record`)), r.stderr);
+    assert.ok(!r.stderr.includes('\u001b'), 'the folder name is made terminal-safe');
+  }
+});
