@@ -161,19 +161,28 @@ export async function exportRunToMlflow(runDir: string, o: MlflowExportOptions):
     }
   };
   const post = <T>(path: string, body: unknown) => http.postJson<T>(`${base}${API}/${path}`, body).then((r) => r.json);
+  // A reply without the field MLflow always sends: another service answers at this URI (#16 item 15) — not an internal "Cannot read properties of undefined".
+  const must = <T>(value: T | undefined, field: string, route: string): T => {
+    if (typeof value === 'string' && value !== '') return value;
+    throw new SpanproofError('bad-input', `the server at ${redactUrl(base)} did not answer like an MLflow tracking server (no ${field} in the reply to ${route}).`, { field: '--tracking-uri', fix: 'check --tracking-uri: the base URL of an MLflow tracking server (mlflow server, e.g. http://127.0.0.1:5000), not another service or a proxy page.' });
+  };
   const name = o.experiment ?? 'spanproof';
   const experimentId = await step('experiment lookup', async () => {
     try {
-      return (await http.getJson<{ experiment: { experiment_id: string } }>(`${base}${API}/experiments/get-by-name?experiment_name=${encodeURIComponent(name)}`)).json.experiment.experiment_id;
+      const r = (await http.getJson<{ experiment?: { experiment_id?: string } } | null>(`${base}${API}/experiments/get-by-name?experiment_name=${encodeURIComponent(name)}`)).json;
+      return must(r?.experiment?.experiment_id, 'experiment_id', 'experiments/get-by-name');
     } catch (e) {
       if (!(e instanceof NetError && e.status === 404)) throw e;
-      return (await post<{ experiment_id: string }>('experiments/create', { name })).experiment_id;
+      return must((await post<{ experiment_id?: string } | null>('experiments/create', { name }))?.experiment_id, 'experiment_id', 'experiments/create');
     }
   });
   const { params, metrics, tags } = mlflowEntries(d);
-  const found = await step('run search', () => post<{ runs?: Array<{ info: { run_id: string; artifact_uri: string } }> }>('runs/search', { experiment_ids: [experimentId], filter: `tags.\`spanproof.run_id\` = '${d.run.id.replace(/'/g, '')}'`, max_results: 1 }));
-  const existing = found.runs?.[0]?.info;
-  const info = existing ?? (await step('run create', () => post<{ run: { info: { run_id: string; artifact_uri: string } } }>('runs/create', { experiment_id: experimentId, run_name: d.run.id, start_time: Date.parse(d.run.startedAt) || 0, tags: [tags[0]] }))).run.info;
+  const found = await step('run search', () => post<{ runs?: Array<{ info?: { run_id?: string; artifact_uri?: string } }> } | null>('runs/search', { experiment_ids: [experimentId], filter: `tags.\`spanproof.run_id\` = '${d.run.id.replace(/'/g, '')}'`, max_results: 1 }));
+  const hit = Array.isArray(found?.runs) ? found.runs[0] : undefined;
+  const raw = hit ? hit.info : (await step('run create', () => post<{ run?: { info?: { run_id?: string; artifact_uri?: string } } } | null>('runs/create', { experiment_id: experimentId, run_name: d.run.id, start_time: Date.parse(d.run.startedAt) || 0, tags: [tags[0]] })))?.run?.info;
+  const route = hit ? 'runs/search' : 'runs/create';
+  const info = { run_id: must(raw?.run_id, 'run_id', route), artifact_uri: must(raw?.artifact_uri, 'artifact_uri', route) };
+  const existing = hit;
   const sendBatch = async (b: { params: KV[]; metrics: Metric[]; tags: KV[] }): Promise<void> => {
     try { await post('runs/log-batch', { run_id: info.run_id, ...b }); } catch (e) {
       const all = [...b.tags.map((x) => ['tags', x] as const), ...b.params.map((x) => ['params', x] as const), ...b.metrics.map((x) => ['metrics', x] as const)];

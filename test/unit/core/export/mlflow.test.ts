@@ -151,3 +151,30 @@ test('an export reaches the fake tracking server complete, survives a 413, and a
     await server.close();
   }
 });
+
+test('#16 item 15: a server that is not MLflow (200 {} to everything) is exit 2 "did not answer like an MLflow tracking server" with a Fix — not "Cannot read properties of undefined (reading \'experiment_id\')"', async () => {
+  const root = tmp('mlflow-notmlflow');
+  const g = await runGrid({ workspace: MINI, groundTruthFile: MINI_GT, settings: smallSettings(), outDir: join(root, 'run'), cacheDir: join(root, 'cache') });
+  let reply = '{}';
+  const server = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(req.url?.includes('get-by-name') || reply === '{}' ? reply : JSON.stringify({ runs: [{}] }));
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  try {
+    const r = await runCli(['export', 'mlflow', g.runDir!, '--tracking-uri', origin]);
+    assert.equal(r.code, 2, r.stderr);
+    assert.ok(r.stderr.includes(`the server at ${origin} did not answer like an MLflow tracking server (no experiment_id in the reply to experiments/get-by-name)`), r.stderr);
+    assert.match(r.stderr, /Fix: check --tracking-uri/);
+    assert.doesNotMatch(r.stderr, /Cannot read properties|\n\s+at /);
+    // the experiment is found, but runs/search answers runs without info
+    reply = JSON.stringify({ experiment: { experiment_id: '1' } });
+    await assert.rejects(exportRunToMlflow(g.runDir!, { trackingUri: origin, retries: 0 }), /no run_id in the reply to runs\/search/);
+  } finally {
+    await new Promise<void>((r) => server.close(() => r()));
+  }
+});
