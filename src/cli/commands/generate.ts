@@ -28,7 +28,7 @@ export function register(program: Command, setExit: SetExit): void {
   addJudgeOptions(cmd, true).action(async (runDir: string, o: JudgeCliOptions & { json?: boolean; overwrite?: boolean; workspace?: string; groundtruth?: string }) => {
     // Never lose earlier answers silently (a re-run with fewer --judge-metrics would replace the others),
     // nor those a killed generate left in answers.partial.jsonl.
-    for (const name of ['answers.jsonl', 'answers.partial.jsonl']) {
+    for (const name of ['answers.partial.jsonl', 'answers.jsonl']) { // a stopped generate's first: its answers are the newest
       const answersFile = path.join(path.resolve(runDir), name);
       if (existsSync(answersFile) && !o.overwrite) {
         throw new SpanproofError('bad-input', `this run already has answers${name.includes('partial') ? ' (from a generate that was stopped)' : ''}; generating again would replace them and their ledger.`, { file: answersFile, fix: 'pass --overwrite to replace them (the reply cache makes unchanged requests free), or copy the run directory first.' });

@@ -18,9 +18,11 @@ const json = <T>(file: string): T | null => readJsonFile<T>(file, FIX);
  * Throws SpanproofError('bad-input') naming the damaged file/line.
  */
 export function readAnswers(runDir: string): AnswersData | null {
+  const ledger = json<LedgerFile>(join(runDir, 'ledger.json'));
   let file = join(runDir, 'answers.jsonl');
   let partial = false;
-  if (!existsSync(file)) {
+  // A generate still running, or killed, left its partial file (and a `running` ledger): those are the answers.
+  if (!existsSync(file) || (ledger?.status === 'running' && existsSync(join(runDir, 'answers.partial.jsonl')))) {
     file = join(runDir, 'answers.partial.jsonl');
     if (!existsSync(file)) return null;
     partial = true;
@@ -32,7 +34,7 @@ export function readAnswers(runDir: string): AnswersData | null {
     ...(partial ? { partial: true as const } : {}),
     summary: partial ? null : (results?.answers ?? null),
     records,
-    ledger: json<LedgerFile>(join(runDir, 'ledger.json')),
+    ledger,
     questions: Object.fromEntries((evidence?.questions ?? []).map((q) => [q.id, q.question])),
   };
 }

@@ -14,6 +14,7 @@ import { decodeDocument } from '../corpus/decode';
 import { resolveInside } from '../corpus/confine';
 import { redactUrl } from '../net';
 import { writeFileAtomic } from '../files';
+import { currentWriter } from '../runs/liveness';
 import { readRun, resolveCacheDir, stableStringify, workspaceOfRunDir, type RankingEntry, type ResultsFile } from '../runs';
 import type { RunSettings } from '../settings';
 import { ReplyCache } from './cache';
@@ -222,6 +223,16 @@ export async function runGenerationStage(runDir: string, opts: GenerationStageOp
   const metrics = opts.metrics ?? JUDGE_METRICS;
   const partialFile = join(runDir, 'answers.partial.jsonl');
   const partial = openSync(partialFile, 'w');
+  // Before the first request, an earlier generate's answers and ledger stop being the run's answers
+  // (--overwrite): a generate killed from here on reads as interrupted with its partial answers, as on
+  // a run that never had answers — not as the previous generate's result (#16).
+  try {
+    writeFileAtomic(join(runDir, 'ledger.json'), JSON.stringify({ ...client.ledger.snapshot({ status: 'running', items: { done: 0, total: items.length }, sameModel }), writer: currentWriter() }, null, 2) + '\n');
+    rmSync(join(runDir, 'answers.jsonl'), { force: true });
+  } catch (e) {
+    closeSync(partial);
+    throw e;
+  }
   opts.onProgress?.(0, items.length, 'generate');
   let res: Awaited<ReturnType<typeof generateAndJudge>>;
   try {

@@ -107,7 +107,9 @@ export interface LedgerFile extends LedgerCounters {
   /** The price table used for `cost` (absent when none was given). */
   prices?: PriceTable;
   /** `succeeded`, or `cancelled` when the loop was stopped (the counts are those of the requests actually made). */
-  status: 'succeeded' | 'cancelled' | 'failed';
+  status: 'succeeded' | 'cancelled' | 'failed' | 'running';
+  /** With status `running` (written before the first request): the generating process — a killed one leaves this ledger and answers.partial.jsonl (reports: interrupted). */
+  writer?: { pid: number; host: string };
   /** Items written to answers.jsonl / items planned. */
   items: { done: number; total: number };
   /** True when the generator also judged (allowSameModel): judges favour their own output. */

@@ -235,6 +235,47 @@ test('#16 items 11, 16: generate / run --generate where no judge reply can be re
   }
 });
 
+test('#16: a generate --overwrite killed with SIGKILL reads as interrupted with its partial answers — not as the previous generate\'s result; a re-run without --overwrite names the partial file', { timeout: 120000 }, async (t) => {
+  if (!existsSync(MINI_GT)) return t.skip('samples/fastapi-mini is absent');
+  let slow = false;
+  const srv = await startFakeServer({ script: () => (slow ? { delayMs: 400 } : { status: 500, headers: { 'retry-after-ms': '0' }, body: JSON.stringify({ error: { message: 'boom' } }) }) });
+  try {
+    const root = tempDir('spanproof-judge-cli-kill-');
+    const base = await cli(['run', '--workspace', MINI, '--groundtruth', MINI_GT, '--runs-dir', join(root, 'runs'), '--cache-dir', join(root, 'cache'), '--chunkers', 'heading', '--retrievers', 'bm25', '--rerank', 'off', '--json']);
+    assert.equal(base.code, 0, base.stderr);
+    const runDir = JSON.parse(base.stdout).runDir as string;
+    const flags = ['--workspace', MINI, '--groundtruth', MINI_GT, '--endpoint', srv.url, '--generator-model', 'g', '--judge-model', 'j', '--judge-metrics', 'groundedness', '--generate-configs', 'heading/bm25/none', '--no-judge-cache', '--judge-retries', '0'];
+    const failed = await cli(['generate', runDir, ...flags]);
+    assert.equal(failed.code, 2, failed.stderr);
+    assert.equal(JSON.parse(readFileSync(join(runDir, 'ledger.json'), 'utf8')).status, 'failed');
+
+    slow = true;
+    const child = spawn(process.execPath, ['--import', 'tsx', join(REPO, 'src', 'cli', 'main.ts'), 'generate', runDir, ...flags, '--overwrite', '--judge-concurrency', '2'], { cwd: REPO, env: { ...process.env, SPANPROOF_WORKER: join(REPO, 'src', 'worker', 'main.ts') }, stdio: 'ignore' });
+    const partial = join(runDir, 'answers.partial.jsonl');
+    const t0 = Date.now();
+    while (!(existsSync(partial) && readFileSync(partial, 'utf8').split('\n').filter(Boolean).length >= 2) && Date.now() - t0 < 60000) await new Promise((r) => setTimeout(r, 100));
+    const closed = new Promise((r) => child.on('close', r));
+    child.kill('SIGKILL');
+    await closed;
+    const kept = readFileSync(partial, 'utf8').split('\n').filter(Boolean).length;
+    assert.ok(kept >= 2, `kept ${kept}`);
+    const ledger = JSON.parse(readFileSync(join(runDir, 'ledger.json'), 'utf8'));
+    assert.equal(ledger.status, 'running', 'marked before the first request');
+    assert.equal(ledger.writer.pid, child.pid);
+
+    const rep = await cli(['report', runDir, '--out', '-']);
+    assert.equal(rep.code, 0, rep.stderr);
+    assert.match(rep.stdout, new RegExp(`\\*\\*interrupted\\*\\*: ${kept} answer\\(s\\) kept`), rep.stdout);
+    assert.doesNotMatch(rep.stdout, /boom|failed:/);
+    const again = await cli(['generate', runDir, ...flags]);
+    assert.equal(again.code, 2, again.stderr);
+    assert.match(again.stderr, /from a generate that was stopped/);
+    assert.ok(again.stderr.includes('answers.partial.jsonl'), again.stderr);
+  } finally {
+    await srv.close();
+  }
+});
+
 test('generate: a bad flag value (--judge-metrics nope, --judge-timeout, --judge-retries) is a plain exit-2 flag error before any request — not "answers status failed (ledger.json)"', async (t) => {
   if (!existsSync(MINI_GT)) return t.skip('samples/fastapi-mini is absent');
   const srv = await startFakeServer();
