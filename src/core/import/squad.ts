@@ -55,6 +55,39 @@ function locateAnswer(context: string, toU16: (cp: number) => number | undefined
   return best < 0 ? null : { s: best, e: best + text.length, corrected: true };
 }
 
+/** What kind of JSON value `v` is, for a message: `a string ("5")`, `a number (5)`, `an object`, `a list`, `null`. */
+function jsonKind(v: unknown): string {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'a list';
+  if (typeof v === 'string') return `a string (${JSON.stringify(v.length > 40 ? `${v.slice(0, 40)}…` : v)})`;
+  if (typeof v === 'number' || typeof v === 'boolean') return `a ${typeof v === 'number' ? 'number' : 'boolean'} (${String(v)})`;
+  return 'an object';
+}
+
+/** `field` of the SQuAD file has the wrong shape. */
+function shapeError(file: string, field: string, want: string): SpanproofError {
+  return new SpanproofError('bad-input', `${field} is not ${want}.`, { file, field, fix: 'pass a SQuAD v1.1/v2.0 JSON file ({"data": [{"title", "paragraphs": [{"context", "qas": [{"id", "question", "answers"}]}]}]}).' });
+}
+
+/** Why the question `qa` cannot be used (an id that is not a string, no question text), or null. */
+function qaProblem(qa: SquadQa | undefined): string | null {
+  const id: unknown = qa?.id;
+  if (id !== undefined && id !== null && typeof id !== 'string') return `id is ${jsonKind(id)} where a string is expected`;
+  return typeof qa?.question !== 'string' || !qa.question.trim() ? 'empty "question"' : null;
+}
+
+/** Why the answer `a` (at `path`) cannot be used — its field named with the wrong type — or null. */
+function answerProblem(a: unknown, path: string): string | null {
+  if (typeof a !== 'object' || a === null || Array.isArray(a)) return `${path} is ${jsonKind(a)} where an object {"text", "answer_start"} is expected`;
+  const { text, answer_start: start } = a as { text?: unknown; answer_start?: unknown };
+  if (text === undefined) return `${path} has no "text"`;
+  if (typeof text !== 'string') return `${path}.text is ${jsonKind(text)} where a string is expected`;
+  if (start === undefined) return `${path} has no "answer_start"`;
+  if (typeof start !== 'number') return `${path}.answer_start is ${jsonKind(start)} where a number is expected`;
+  if (!Number.isInteger(start)) return `${path}.answer_start is ${start} where a whole number is expected`;
+  return null;
+}
+
 /**
  * Imports a SQuAD JSON file.
  * @throws SpanproofError('bad-input') when the file is not JSON or has no `data` array.
@@ -76,9 +109,7 @@ export function importSquad(file: string, _opts: ImportOptions): ImportResult {
   const documents: ImportedDocument[] = [];
   const questions: Question[] = [];
   const ids = new Set<string>();
-  const wrongType = (field: string, want: string): SpanproofError => new SpanproofError('bad-input', `${field} is not ${want}.`, {
-    file, field, fix: 'pass a SQuAD v1.1/v2.0 JSON file ({"data": [{"title", "paragraphs": [{"context", "qas": [{"id", "question", "answers"}]}]}]}).',
-  });
+  const wrongType = (field: string, want: string): SpanproofError => shapeError(file, field, want);
   json.data.forEach((article, ai) => {
     if (typeof article !== 'object' || article === null || Array.isArray(article)) throw wrongType(`data[${ai}]`, 'an object (an article)');
     if (article.paragraphs !== undefined && !Array.isArray(article.paragraphs)) throw wrongType(`data[${ai}].paragraphs`, 'a list');
@@ -92,7 +123,7 @@ export function importSquad(file: string, _opts: ImportOptions): ImportResult {
       if (typeof context !== 'string' || !context.trim()) {
         qas.forEach((qa, qi) => {
           report.rowsRead++;
-          report.rejected.push({ row: `${where}.qas[${qi}]`, id: qa?.id, reason: 'the paragraph has no "context" text' });
+          report.rejected.push({ row: `${where}.qas[${qi}]`, ...(typeof qa?.id === 'string' ? { id: qa.id } : {}), reason: 'the paragraph has no "context" text' });
         });
         return;
       }
@@ -104,7 +135,8 @@ export function importSquad(file: string, _opts: ImportOptions): ImportResult {
         const row = `${where}.qas[${qi}]`;
         const id = typeof qa?.id === 'string' && qa.id ? qa.id : `squad-${ai + 1}-${pi + 1}-${qi + 1}`;
         const reject = (reason: string): void => void report.rejected.push({ row, id, reason });
-        if (typeof qa?.question !== 'string' || !qa.question.trim()) return reject('empty "question"');
+        const badQa = qaProblem(qa);
+        if (badQa) return reject(badQa);
         if (ids.has(id)) return reject(`duplicate id ${id}`);
         const answers = Array.isArray(qa.answers) ? qa.answers : [];
         if (qa.is_impossible || answers.length === 0) {
@@ -115,7 +147,8 @@ export function importSquad(file: string, _opts: ImportOptions): ImportResult {
         const texts: string[] = [];
         const seen = new Set<string>();
         for (const [k, a] of answers.entries()) {
-          if (typeof a?.text !== 'string' || !Number.isInteger(a.answer_start)) return reject(`answers[${k}] lacks text/answer_start`);
+          const bad = answerProblem(a, `answers[${k}]`);
+          if (bad) return reject(bad);
           if (!a.text) return reject(`answers[${k}].text is empty: no answer to locate`);
           const at = locateAnswer(context, toU16, a.text, a.answer_start!);
           if (!at) return reject(`answers[${k}].text ${JSON.stringify(a.text)} is not in the paragraph`);
@@ -129,7 +162,7 @@ export function importSquad(file: string, _opts: ImportOptions): ImportResult {
           evidence.push({ ...makeSelector(context, source, sent.start, sent.end), answerStart: s, answerEnd: e, answerText: a.text });
         }
         ids.add(id);
-        questions.push({ id, question: qa.question.trim(), answer: texts[0], ...(texts.length > 1 ? { answers: texts } : {}), evidence, match: evidence.length > 1 ? 'any' : 'all', tags: ['squad'] });
+        questions.push({ id, question: qa.question!.trim(), answer: texts[0], ...(texts.length > 1 ? { answers: texts } : {}), evidence, match: evidence.length > 1 ? 'any' : 'all', tags: ['squad'] });
         report.converted++;
       });
     });
