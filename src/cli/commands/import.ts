@@ -9,7 +9,7 @@ import * as path from 'node:path';
 import type { Command } from 'commander';
 import { loadCorpus } from '../../core/corpus';
 import { SpanproofError } from '../../core/errors';
-import { resolveGroundTruth } from '../../core/groundtruth';
+import { readGroundTruth, resolveGroundTruth } from '../../core/groundtruth';
 import { IMPORT_FORMATS, nothingConvertedError, runImport, writeImport, type ConversionReport, type ImportFormat } from '../../core/import';
 import type { SetExit } from './index';
 
@@ -48,7 +48,8 @@ export function groupReasons(reasons: readonly string[]): Array<{ text: string; 
 function humanReport(r: ConversionReport, reportWritten = true): string {
   const more = reportWritten ? 'in import-report.json' : 'not shown (nothing was written; --json lists them all)';
   const out: string[] = [];
-  out.push(`Import ${r.format} from ${r.input}: ${r.rowsRead} rows read, ${r.converted} converted, ${r.rejected.length} rejected; ${r.documents} document(s).`);
+  // without a write, the documents were found in the input but none was written (it said "1 document(s)")
+  out.push(`Import ${r.format} from ${r.input}: ${r.rowsRead} rows read, ${r.converted} converted, ${r.rejected.length} rejected; ${reportWritten ? `${r.documents} document(s)` : `${r.documents} document(s) found, nothing written`}.`);
   for (const n of r.notes) out.push(`  note: ${n}`);
   const counts = Object.entries(r.counts);
   if (counts.length) out.push(`  counts: ${counts.map(([k, v]) => `${k} ${v}`).join(', ')}`);
@@ -59,7 +60,7 @@ function humanReport(r: ConversionReport, reportWritten = true): string {
   if (r.rejected.length) {
     out.push('  rejected by reason:');
     for (const g of groupReasons(r.rejected.map((x) => x.reason))) out.push(`    ${String(g.count).padStart(5)} × ${g.text.slice(0, 120)}`);
-    for (const x of r.rejected.slice(0, 10)) out.push(`  REJECTED ${typeof x.row === 'number' ? `row ${x.row}` : x.row}${x.id ? ` (${x.id})` : ''}: ${x.reason}`);
+    for (const x of r.rejected.slice(0, 10)) out.push(`  REJECTED ${typeof x.row === 'number' ? `row ${x.row}` : x.row}${x.id !== undefined && x.id !== '' ? ` (${typeof x.id === 'string' ? x.id : JSON.stringify(x.id)})` : ''}: ${x.reason}`);
     if (r.rejected.length > 10) out.push(`  … ${r.rejected.length - 10} more ${more}`);
   }
   return out.join('\n');
@@ -109,15 +110,17 @@ questions added by id; conflicts listed, your version kept) is given; an identic
       const written = await writeImport(result, workspace, { existing: opts.replace ? 'replace' : opts.merge ? 'merge' : 'refuse' });
       const corpus = await loadCorpus(workspace);
       const texts = new Map(corpus.documents.map((d) => [d.source, d.text]));
-      const acceptance = resolveGroundTruth(result.groundTruth, (s) => texts.get(s), { skipped: corpus.skipped }).acceptance;
+      // after --merge the file holds the questions already there too: its acceptance is the whole merged file's (it said 1/1 for a file of 11)
+      const merged = written.merge !== undefined;
+      const acceptance = resolveGroundTruth(merged ? await readGroundTruth(written.groundTruthFile) : result.groundTruth, (s) => texts.get(s), { skipped: corpus.skipped }).acceptance;
       if (opts.json) {
-        process.stdout.write(`${JSON.stringify({ report: result.report, written, acceptance: { total: acceptance.total, resolved: acceptance.resolved, stale: acceptance.stale.length, ambiguous: acceptance.ambiguous.length, rejected: acceptance.rejected.length } }, null, 2)}\n`);
+        process.stdout.write(`${JSON.stringify({ report: result.report, written, acceptance: { of: merged ? 'merged ground truth' : 'imported questions', total: acceptance.total, resolved: acceptance.resolved, stale: acceptance.stale.length, ambiguous: acceptance.ambiguous.length, rejected: acceptance.rejected.length } }, null, 2)}\n`);
       } else {
         const lines = [humanReport(result.report)];
         lines.push(`${written.groundTruthUnchanged ? `${written.groundTruthFile} unchanged (identical ground truth; no backup made)` : `Wrote ${written.groundTruthFile}${written.backup ? ` (the previous file is kept as ${written.backup})` : ''}`}, ${written.documentsWritten} document(s)${written.documentsUnchanged ? ` (${written.documentsUnchanged} already present, unchanged)` : ''}, ${written.reportFile}${written.qrelsFile ? `, ${written.qrelsFile}` : ''}${written.extraFiles.length ? `, ${written.extraFiles.join(', ')}` : ''}.`);
         const m = written.merge;
         if (m) lines.push(`Merged by id: ${m.added.length} added, ${m.unchanged.length} already there unchanged, ${m.conflicts.length} conflict(s)${m.conflicts.length ? ` — your version kept: ${m.conflicts.slice(0, 20).join(', ')}${m.conflicts.length > 20 ? ', …' : ''}` : ''}.`);
-        lines.push(`Acceptance against ${workspace}: ${acceptance.resolved}/${acceptance.total} questions resolve (${acceptance.stale.length} stale, ${acceptance.ambiguous.length} ambiguous, ${acceptance.rejected.length} rejected evidence) — details: spanproof validate --workspace ${opts.workspace}`);
+        lines.push(`Acceptance ${merged ? `of the whole merged ${written.groundTruthFile}` : 'of the imported questions'} against ${workspace}: ${acceptance.resolved}/${acceptance.total} questions resolve (${acceptance.stale.length} stale, ${acceptance.ambiguous.length} ambiguous, ${acceptance.rejected.length} rejected evidence) — details: spanproof validate --workspace ${opts.workspace}`);
         process.stdout.write(`${lines.join('\n')}\n`);
       }
       setExit(0);

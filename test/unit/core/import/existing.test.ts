@@ -121,3 +121,16 @@ test('--merge leaves every byte of the existing file as written (__proto__ key, 
   assert.equal(JSON.parse(after).questions[1].id, 'q-iface');
   assert.equal(readFileSync(`${gtFile}.bak`, 'utf8'), lossy);
 });
+
+test('--merge: the acceptance printed is the whole merged file\'s and says so (it said 2/2 — the imported questions — for a file of 3)', async (t) => {
+  const { ws, squad } = setup(t);
+  const r = await runCli(['import', 'squad', squad, '--workspace', ws, '--merge', '--json']);
+  assert.equal(r.code, 0, r.stderr);
+  const acc = JSON.parse(r.stdout).acceptance as { of: string; total: number; resolved: number };
+  assert.deepEqual([acc.of, acc.total, acc.resolved], ['merged ground truth', 3, 3]);
+  const human = await runCli(['import', 'squad', squad, '--workspace', ws, '--merge']);
+  assert.equal(human.code, 0, human.stderr);
+  assert.match(human.stdout, /Acceptance of the whole merged .*groundtruth\.json against .*: 3\/3 questions resolve/);
+  const replaced = await runCli(['import', 'squad', squad, '--workspace', ws, '--replace']);
+  assert.match(replaced.stdout, /Acceptance of the imported questions against .*: 2\/2 questions resolve/);
+});
