@@ -15,7 +15,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { closeSync, fsyncSync, openSync, renameSync, unlinkSync, writeSync } from 'node:fs';
-import { open, rename, unlink, type FileHandle } from 'node:fs/promises';
+import { open, unlink, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { SpanproofError } from '../errors';
 
@@ -85,8 +85,14 @@ export function writeFileAtomic(file: string, data: string | Uint8Array, opts: A
 export interface AtomicFile {
   /** Appends text (UTF-8) or bytes. */
   write(data: string | Uint8Array): Promise<void>;
-  /** fsync, rename over the target, fsync the folder. */
-  commit(): Promise<void>;
+  /**
+   * fsync, rename over the target, fsync the folder. `beforeRename`, when given, runs synchronously
+   * right before the rename, after all the slow work (write, fsync, close) — with no await between it
+   * and the rename, so a check it makes (e.g. "the target is unchanged since it was read") holds up to
+   * the rename but for microseconds. When it throws, the temporary file is removed, the target is
+   * untouched and its error is rethrown as it is.
+   */
+  commit(beforeRename?: () => void): Promise<void>;
   /** Closes and removes the temporary file; the target is untouched. Safe to call after a failure. */
   abort(): Promise<void>;
 }
@@ -137,13 +143,23 @@ export async function openAtomicFile(file: string, opts: AtomicWriteOptions = {}
         await fail(e);
       }
     },
-    async commit() {
+    async commit(beforeRename) {
       if (!fh) throw writeError(file, new Error('the file was already committed or aborted'));
       try {
         await fh.sync();
         await fh.close();
         fh = null;
-        await rename(tmp, file);
+      } catch (e) {
+        await fail(e);
+      }
+      try {
+        beforeRename?.();
+      } catch (e) {
+        await abort();
+        throw e;
+      }
+      try {
+        renameSync(tmp, file); // sync: nothing runs between beforeRename's check and the rename
       } catch (e) {
         await fail(e);
       }

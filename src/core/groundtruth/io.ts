@@ -1,10 +1,11 @@
 /**
  * Reading and atomically writing ground-truth files (SPEC §3.1, §16). Reading never modifies the file.
  */
-import { lstat, readFile, realpath, stat } from 'node:fs/promises';
+import { statSync } from 'node:fs';
+import { lstat, open, readFile, realpath } from 'node:fs/promises';
 import * as path from 'node:path';
 import { SpanproofError, isSpanproofError } from '../errors';
-import { writeFileAtomicAsync } from '../files';
+import { openAtomicFile } from '../files';
 import { errnoCode } from '../fsErrors';
 import type { GroundTruthFile } from './index';
 import { parseGroundTruth, serializeGroundTruth } from './schema';
@@ -106,31 +107,83 @@ export async function writeGroundTruthText(file: string, render: (current: strin
   });
 }
 
-/** The part of {@link writeGroundTruthText} done while holding the lock. */
+/** What identifies the version of the file that was read: inode, size, modification time (ns); null = no file. */
+type Version = { ino: bigint; size: bigint; mtimeNs: bigint } | null;
+
+/** Reads `target` and the version it read (stat before and after the read on the same handle); null text = no file. */
+async function readVersioned(file: string, target: string): Promise<{ text: string | null; mode?: number; version: Version }> {
+  let fh;
+  try {
+    fh = await open(target, 'r');
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return { text: null, version: null };
+    throw new SpanproofError('bad-input', 'cannot read the ground-truth file before writing it.', { file, cause: e });
+  }
+  try {
+    const before = await fh.stat({ bigint: true });
+    const text = await fh.readFile('utf8');
+    const after = await fh.stat({ bigint: true });
+    if (before.mtimeNs !== after.mtimeNs || before.size !== after.size) throw changedOnDisk(file); // written in place while being read
+    return { text, mode: Number(after.mode & 0o7777n), version: { ino: after.ino, size: after.size, mtimeNs: after.mtimeNs } };
+  } catch (e) {
+    if (isSpanproofError(e)) throw e;
+    throw new SpanproofError('bad-input', 'cannot read the ground-truth file before writing it.', { file, cause: e });
+  } finally {
+    await fh.close().catch(() => undefined);
+  }
+}
+
+/** The version of `target` on disk now (sync: used right before the rename). */
+function versionNow(target: string): Version {
+  try {
+    const st = statSync(target, { bigint: true });
+    return { ino: st.ino, size: st.size, mtimeNs: st.mtimeNs };
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw e;
+  }
+}
+
+function sameVersion(a: Version, b: Version): boolean {
+  return a === null || b === null ? a === b : a.ino === b.ino && a.size === b.size && a.mtimeNs === b.mtimeNs;
+}
+
+function changedOnDisk(file: string): SpanproofError {
+  return new SpanproofError('bad-input', 'the ground-truth file changed on disk since it was read; not overwriting it — run again.', {
+    file, fix: 'reload the file and apply the change again (for `validate --fix`: run it again).',
+  });
+}
+
+/**
+ * The part of {@link writeGroundTruthText} done while holding the lock. An editor or script that does
+ * not take the lock can replace the file at any moment, and POSIX has no compare-and-swap rename, so
+ * all the slow work (rendering, writing and fsyncing the temporary file) is done first and the file's
+ * version (inode, size, mtime in ns) is compared with the one read synchronously right before the
+ * rename: a change is refused, and the window left is the microseconds between that check and the
+ * rename (#16 item 7; docs/ground-truth.md).
+ */
 async function writeLocked(file: string, target: string, render: (current: string | null) => string, opts: { expectedContent?: string | null }): Promise<boolean> {
   removeOrphanTemps(target);
-  let current: string | null = null;
-  let mode: number | undefined;
-  try {
-    current = await readFile(target, 'utf8');
-    mode = (await stat(target)).mode & 0o7777;
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw new SpanproofError('bad-input', 'cannot read the ground-truth file before writing it.', { file, cause: e });
-  }
-  if (opts.expectedContent !== undefined && current !== opts.expectedContent) {
-    throw new SpanproofError('bad-input', 'the ground-truth file changed on disk since it was read; not overwriting it.', {
-      file, fix: 'reload the file and apply the change again.',
-    });
-  }
+  const { text: current, mode, version } = await readVersioned(file, target);
+  if (opts.expectedContent !== undefined && current !== opts.expectedContent) throw changedOnDisk(file);
   const text = render(current);
   if (text === current) return false;
   if (mode !== undefined && (mode & 0o222) === 0) {
     throw new SpanproofError('bad-input', 'the ground-truth file is read-only; it was not changed.', { file, fix: `make it writable (chmod u+w ${file}) to save changes, or keep it read-only on purpose.` });
   }
+  let out;
   try {
-    await writeFileAtomicAsync(target, text, { mode }); // src/core/files: temp, fsync, rename, folder fsync
+    out = await openAtomicFile(target, { mode }); // src/core/files: temp, fsync, rename, folder fsync
+    await out.write(text);
   } catch (e) {
     throw writeFailure(file, e);
+  }
+  try {
+    await out.commit(() => {
+      if (!sameVersion(versionNow(target), version)) throw changedOnDisk(file);
+    });
+  } catch (e) {
+    throw isSpanproofError(e) && e.code === 'bad-input' ? e : writeFailure(file, e);
   }
   // Re-verify: a writer that does not take the lock (an older Spanproof, a script) may have replaced it.
   if ((await readFile(target, 'utf8').catch(() => null)) !== text) {
