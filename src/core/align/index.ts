@@ -4,4 +4,5 @@
  * (similarity reported).
  */
 export { sequenceMatcherRatio, SequenceMatcher } from './sequence-matcher';
-export { alignExcerpt, MAX_FUZZY_CHARS, MAX_RATIO_WORK, type Alignment, type AlignmentRefused } from './align';
+export { longestCommonBlock, type CommonBlock } from './longest-block';
+export { alignExcerpt, MAX_FUZZY_CHARS, MAX_RATIO_WORK, type Alignment, type AlignmentRefused, type AlignmentWork } from './align';
