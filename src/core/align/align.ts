@@ -16,11 +16,15 @@
  * against {@link MAX_RATIO_WORK}; when the budget is spent the best window so far is kept. The budget
  * is counted, not timed, so the result is deterministic. Exact and normalised matches (linear) have no
  * length limit. The block search was difflib's own loop over the whole document (|excerpt| × |document| /
- * alphabet map updates: a 999-character excerpt took 1.2 s in 80 kB, 3.4 s in 390 kB); it is now linear
- * in the document and returns the same block (ties included), so the spans are unchanged — the cost of a
- * fuzzy alignment is the linear normalisation and search plus the budgeted ratios.
+ * alphabet map updates: a 999-character excerpt took 1.2 s in 80 kB, 3.3–6.3 s in 390 kB, 93 s in 4 MB); it is now linear
+ * in the document and returns the same block (ties included), so the spans are unchanged. A window whose
+ * length alone keeps its ratio at or below the best so far (difflib's `real_quick_ratio` bound) is not
+ * compared but still charged to the budget, so the budget and the span are those of comparing every
+ * window: a fuzzy alignment is a linear normalisation and search plus a handful of ratios (a 999-character
+ * excerpt compares 5–9 windows instead of ≈ 150; 0.04–0.15 s at 80 and 390 kB, ≈ 0.2–0.3 s at 4 MB).
  */
 import { longestCommonBlock } from './longest-block';
+import { normalizeForAlignment } from './normalize';
 import { sequenceMatcherRatio } from './sequence-matcher';
 
 export interface Alignment {
@@ -32,28 +36,6 @@ export interface Alignment {
   method: 'exact' | 'normalized' | 'fuzzy';
   /** Number of exact occurrences (method `exact`), so callers can report repeats. */
   occurrences?: number;
-}
-
-const FOLD: Record<string, string> = { '\u2018': "'", '\u2019': "'", '\u201c': '"', '\u201d': '"', '\u2013': '-', '\u2014': '-', '\u00a0': ' ' };
-
-/** Normalised text + map from each normalised index to its raw UTF-16 index (and one past the end). */
-function normalize(text: string): { norm: string; map: number[] } {
-  let norm = '';
-  const map: number[] = [];
-  let inWs = false;
-  for (let i = 0; i < text.length; i++) {
-    let c = text[i];
-    c = FOLD[c] ?? c;
-    if (/\s/.test(c)) {
-      if (inWs) continue;
-      inWs = true;
-      c = ' ';
-    } else inWs = false;
-    norm += c.toLowerCase().length === 1 ? c.toLowerCase() : c;
-    map.push(i);
-  }
-  map.push(text.length);
-  return { norm, map };
 }
 
 /** Occurrences of the anchor block tried per excerpt (each costs one difflib ratio of the excerpt's length). */
@@ -75,8 +57,10 @@ export interface AlignmentRefused {
 export interface AlignmentWork {
   /** Steps of the search for the longest common block of the normalised excerpt and document ({@link longestCommonBlock}: ≤ 2 per code point of the normalised document). */
   blockSteps: number;
-  /** Σ |excerpt| × |window| (UTF-16 code units) over the difflib ratios computed — what {@link MAX_RATIO_WORK} bounds. */
+  /** Σ |excerpt| × |window| (UTF-16 code units) over the windows considered — what {@link MAX_RATIO_WORK} bounds. */
   ratio: number;
+  /** Windows actually compared with difflib (the others were ruled out by their length alone). */
+  compared: number;
 }
 
 const isWordChar = (c: string | undefined): boolean => c !== undefined && /[\p{L}\p{N}]/u.test(c);
@@ -96,8 +80,8 @@ export function alignExcerpt(text: string, excerpt: string, work?: AlignmentWork
     for (let p = first; p >= 0; p = text.indexOf(ex, p + 1)) occurrences++;
     return { start: first, end: first + ex.length, similarity: 1, method: 'exact', occurrences };
   }
-  const t = normalize(text);
-  const e = normalize(ex);
+  const t = normalizeForAlignment(text);
+  const e = normalizeForAlignment(ex);
   const at = t.norm.indexOf(e.norm.trim());
   if (at >= 0) {
     const start = t.map[at];
@@ -112,9 +96,19 @@ export function alignExcerpt(text: string, excerpt: string, work?: AlignmentWork
   const { aStart: i, bStart: j, length: k } = found;
   let spentWork = 0;
   const spent = (): boolean => spentWork >= MAX_RATIO_WORK;
-  const ratio = (s: number, en: number): number => {
+  const exPoints = codePoints(ex, 0, ex.length);
+  /**
+   * difflib's ratio of the excerpt and `text[s, en)`, or -1 when it cannot exceed `floor`: ratio = 2·M /
+   * (|a| + |b|) with M ≤ min(|a|, |b|) (code points), difflib's `real_quick_ratio` bound, so a window
+   * whose length alone keeps it ≤ `floor` is not compared (most of the edge moves below). It is charged to
+   * the budget as if compared, so when the budget runs out, and the span chosen, are as before the bound.
+   */
+  const ratio = (s: number, en: number, floor = -1): number => {
     spentWork += ex.length * Math.max(1, en - s);
     if (work) work.ratio += ex.length * Math.max(1, en - s);
+    const n = codePoints(text, s, en);
+    if ((2 * Math.min(exPoints, n)) / (exPoints + n) <= floor) return -1;
+    if (work) work.compared++;
     return sequenceMatcherRatio(ex, text.slice(s, en));
   };
   // The block is found in case-folded text, but the similarity is of the document's own characters, so
@@ -132,7 +126,7 @@ export function alignExcerpt(text: string, excerpt: string, work?: AlignmentWork
   let anchors = 1;
   for (let at = t.norm.indexOf(block, j + 1); at >= 0 && anchors < MAX_ANCHORS && !spent(); at = t.norm.indexOf(block, at + 1), anchors++) {
     const [s0, e0] = window(at);
-    const r = ratio(s0, e0);
+    const r = ratio(s0, e0, anchorBest);
     if (r > anchorBest) { anchorBest = r; start = s0; end = e0; }
   }
   // move each edge to the nearby word boundary that maximises the ratio (±25% of the excerpt)
@@ -147,16 +141,29 @@ export function alignExcerpt(text: string, excerpt: string, work?: AlignmentWork
   let best = ratio(start, end);
   for (const s of boundaries(start - slack, start + slack, true)) {
     if (s >= end || spent()) break;
-    const r = ratio(s, end);
+    const r = ratio(s, end, best);
     if (r > best) { best = r; start = s; }
   }
   for (const en of boundaries(end - slack, end + slack, false)) {
     if (spent()) break;
     if (en <= start) continue;
-    const r = ratio(start, en);
+    const r = ratio(start, en, best);
     if (r > best) { best = r; end = en; }
   }
   return { start, end, similarity: round3(best), method: 'fuzzy' };
+}
+
+/** Code points in `text[s, en)` (a surrogate pair counts once, as difflib counts Python `str` items). */
+function codePoints(text: string, s: number, en: number): number {
+  let n = en - s;
+  for (let p = s; p < en - 1; p++) {
+    const c = text.charCodeAt(p);
+    if (c >= 0xd800 && c <= 0xdbff) {
+      const d = text.charCodeAt(p + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) { n--; p++; }
+    }
+  }
+  return n;
 }
 
 function round3(x: number): number {

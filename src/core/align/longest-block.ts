@@ -75,6 +75,10 @@ export function longestCommonBlock(a: string, b: string): CommonBlock {
   let u = 0;
   for (const c of aCps) { aUnit.push(u); u += c > 0xffff ? 2 : 1; }
   aUnit.push(u);
+  // ASCII transitions in a dense table (the bulk of a contract), others in the maps
+  const ascii = new Int32Array(len.length * 128).fill(-1);
+  next.forEach((m, st) => { for (const [c, to] of m) if (c < 128) ascii[st * 128 + c] = to; });
+  const step = (st: number, c: number): number => (c < 128 ? ascii[st * 128 + c] : next[st].get(c) ?? -1);
   let state = 0;
   let matched = 0; // code points of the current common suffix
   let best = { aCp: 0, bEndUnit: 0, size: 0 };
@@ -83,13 +87,16 @@ export function longestCommonBlock(a: string, b: string): CommonBlock {
     const c = b.codePointAt(j)!;
     j += c > 0xffff ? 2 : 1;
     steps++;
-    while (state !== -1 && !next[state].has(c)) {
+    let to = step(state, c);
+    while (to === -1) {
       state = link[state];
-      if (state !== -1) matched = len[state];
       steps++;
+      if (state === -1) break;
+      matched = len[state];
+      to = step(state, c);
     }
     if (state === -1) { state = 0; matched = 0; continue; }
-    state = next[state].get(c)!;
+    state = to;
     matched++;
     if (matched < best.size) continue;
     const aCp = firstEnd[state] - matched + 1;
