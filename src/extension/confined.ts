@@ -7,15 +7,14 @@
  * a file elsewhere (a flag the user types, not a setting a folder carries).
  */
 import * as path from 'node:path';
-import { resolveInside } from '../core/corpus';
+import { groundTruthPathRefusal } from '../core/groundtruth';
 
-/** The ground-truth file `setting` names under `folder`, and null or why it is refused (a sentence naming the setting). */
+/**
+ * The ground-truth file `setting` names under `folder`, and null or why it is refused (a sentence naming
+ * the setting, then the fix). The editor cannot tell a folder's value from the user's own, so the folder
+ * rule always applies here; the CLI applies it to values from `.vscode/settings.json`.
+ */
 export function groundTruthFileIn(folder: string, setting: string): { file: string; refused: string | null } {
-  const file = path.resolve(folder, setting);
-  try {
-    resolveInside(folder, setting, `spanproof.groundTruthPath "${setting}"`, 'the workspace folder');
-    return { file, refused: null };
-  } catch (e) {
-    return { file, refused: `${e instanceof Error ? e.message : String(e)} Set spanproof.groundTruthPath to a path inside the folder (default .spanproof/groundtruth.json).` };
-  }
+  const refused = groundTruthPathRefusal(folder, setting);
+  return { file: path.resolve(folder, setting), refused: refused && `${refused} Set spanproof.groundTruthPath to a path inside the folder (default .spanproof/groundtruth.json).` };
 }

@@ -16,7 +16,7 @@ import { resolveCacheDir } from '../../core/runs';
 import { DEFAULT_SETTINGS } from '../../core/settings';
 import { readPrices } from '../judge';
 import type { SetExit } from './index';
-import { settingsFromOptions } from './run';
+import { groundTruthFileOf, resolveCliSettings } from './run';
 import { EXIT } from '../exit';
 import { onCancelSignal } from '../cancel';
 
@@ -78,7 +78,9 @@ questions are never changed; the file is written atomically after a backup (<fil
 Exit codes: 0 done; 2 bad input or the endpoint unreachable / refusing (nothing written);
 3 internal error; ${EXIT.cancelled} cancelled with Ctrl-C (nothing written unless --keep-partial).`)
     .action(async (o: DraftOptions) => {
-      const settings = settingsFromOptions({ workspace: o.workspace, config: o.config, failUnder: [] });
+      const cli = resolveCliSettings({ workspace: o.workspace, config: o.config, failUnder: [] });
+      const settings = cli.settings;
+      const groundTruthFile = groundTruthFileOf(o.workspace, o.groundtruth, cli); // before any request
       const endpoint = o.endpoint ?? settings.judge.endpoint;
       if (!endpoint) throw new SpanproofError('bad-input', 'drafting needs an endpoint.', { field: '--endpoint', fix: 'pass --endpoint URL, e.g. http://localhost:11434/v1 for Ollama.' });
       const model = o.model ?? (settings.draft.model || settings.judge.generatorModel);
@@ -100,7 +102,7 @@ Exit codes: 0 done; 2 bad input or the endpoint unreachable / refusing (nothing 
       let r: DraftSessionResult;
       try {
         r = await draftIntoGroundTruth({
-          workspace, groundTruthFile: path.resolve(o.groundtruth ?? path.join(workspace, settings.groundTruthPath)), settings, client, model,
+          workspace, groundTruthFile, settings, client, model,
           count: wholeNumber(o.count, '--count', 1) ?? settings.draft.count, sources: o.sources, perDocument: wholeNumber(o.perDocument, '--per-document', 1),
           multiEvidence: !!o.multiEvidence, seed: wholeNumber(o.seed, '--seed', 0) ?? DRAFT_DEFAULTS.seed, keepPartial: !!o.keepPartial, signal: ac.signal,
           onProgress: o.json ? undefined : (done, total) => process.stderr.write(`progress ${done}/${total} passages\n`),

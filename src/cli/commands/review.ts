@@ -7,7 +7,6 @@
  * whether it resolves in the corpus now.
  * Exit codes: 0 done; 2 bad input (unknown id, not a draft, invalid file, several actions at once).
  */
-import * as path from 'node:path';
 import type { Command } from 'commander';
 import { loadCorpus } from '../../core/corpus';
 import { reviewFile, type ReviewAction } from '../../core/draft';
@@ -15,7 +14,7 @@ import { SpanproofError } from '../../core/errors';
 import { isDraft, readGroundTruthWithText, resolveGroundTruth, type Question } from '../../core/groundtruth';
 import type { RunSettings } from '../../core/settings';
 import type { SetExit } from './index';
-import { settingsFromOptions } from './run';
+import { groundTruthFileOf, resolveCliSettings } from './run';
 
 interface ReviewOptions { workspace: string; groundtruth?: string; config?: string; accept?: string[]; reject?: string[]; acceptAll?: boolean; list?: boolean; json?: boolean }
 
@@ -42,8 +41,9 @@ export function register(program: Command, setExit: SetExit): void {
     .option('--json', 'print JSON on stdout')
     .action(async (o: ReviewOptions) => {
       const action = actionOf(o);
-      const settings = settingsFromOptions({ workspace: o.workspace, config: o.config, failUnder: [] });
-      const file = path.resolve(o.groundtruth ?? path.join(o.workspace, settings.groundTruthPath));
+      const cli = resolveCliSettings({ workspace: o.workspace, config: o.config, failUnder: [] });
+      const settings = cli.settings;
+      const file = groundTruthFileOf(o.workspace, o.groundtruth, cli);
       const { gt, text } = await readGroundTruthWithText(file);
       if (action === 'list') {
         const drafts = await listDrafts(gt.questions.filter(isDraft), o.workspace, settings);

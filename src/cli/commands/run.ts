@@ -18,7 +18,8 @@ import * as path from 'node:path';
 import type { Command } from 'commander';
 import { SpanproofError } from '../../core/errors';
 import { InProcessGridClient } from '../../worker/inProcess';
-import { CHUNKER_IDS, RETRIEVER_IDS, WORKSPACE_SETTINGS_FILE, mergeSettingsLayers, readSettingsLayers, settingOrigins, validateRunSettings, type SettingOrigin, type WorkspaceSettings } from '../../core/settings';
+import { groundTruthLocation } from '../../core/groundtruth';
+import { CHUNKER_IDS, RETRIEVER_IDS, WORKSPACE_SETTINGS_FILE, mergeSettingsLayers, readSettingsLayers, settingOrigins, validateRunSettings, type SettingOrigin, type SettingsLayer, type WorkspaceSettings } from '../../core/settings';
 import { assertNewOutDir, readRun, resolveCacheDir, resolveRunsRoot, stableStringify } from '../../core/runs';
 import { parseShardSpec } from '../../core/grid/shard';
 import { exportRunToMlflow } from '../../core/export/mlflow';
@@ -111,7 +112,7 @@ type SettingsOptions = Pick<RunOptions, 'workspace' | 'config' | 'chunkers' | 'r
  * (`spanproof.*`, as the editor reads them; restricted keys left out) ← `--config` ← flags (#16 item 19).
  * Ignored workspace keys are said on stderr (unless `quiet`).
  */
-export function resolveCliSettings(o: SettingsOptions, quiet = false): { settings: RunSettings; origins: SettingOrigin[]; ignored: WorkspaceSettings['ignored'] } {
+export function resolveCliSettings(o: SettingsOptions, quiet = false): { settings: RunSettings; origins: SettingOrigin[]; ignored: WorkspaceSettings['ignored']; layers: SettingsLayer[] } {
   const { workspace: ws, layers } = readSettingsLayers(o.workspace ?? '.', o.config || undefined);
   const s = mergeSettingsLayers(layers);
   if (!quiet) for (const i of ws.ignored) process.stderr.write(`note: ${i.key} in ${WORKSPACE_SETTINGS_FILE} is not used: ${i.reason}${i.reason.endsWith('?') ? '' : '.'}\n`);
@@ -129,7 +130,19 @@ export function resolveCliSettings(o: SettingsOptions, quiet = false): { setting
   const merged: RunSettings = over.externalRetrievers ? parseRunSettings({ ...s, ...over }, '--retriever-cmd/--retriever-url') : { ...s, ...over };
   // Cross-key checks before anything runs, naming the flag or the file key to change.
   validateRunSettings(merged, { file: layers.length ? layers.map((l) => l.file).join(' + ') : 'the default settings', flags, offered: RUN_SETTING_FLAGS });
-  return { settings: merged, origins: settingOrigins(merged, layers, flags), ignored: ws.ignored };
+  return { settings: merged, origins: settingOrigins(merged, layers, flags), ignored: ws.ignored, layers };
+}
+
+/**
+ * The ground-truth file of a command: `--groundtruth FILE` (resolved against the cwd), else the
+ * `groundTruthPath` setting under the workspace — confined to the workspace when the workspace's own
+ * `.vscode/settings.json` chose it, as in the editor (#16 item 6; src/core/groundtruth/location.ts).
+ * @throws SpanproofError('bad-input') naming `spanproof.groundTruthPath` and the settings file when that path leaves the workspace.
+ */
+export function groundTruthFileOf(workspace: string, flag: string | undefined, cli: { settings: RunSettings; layers: readonly SettingsLayer[] }): string {
+  if (flag !== undefined) return path.resolve(flag);
+  const chooser = [...cli.layers].reverse().find((l) => l.values.groundTruthPath !== undefined);
+  return groundTruthLocation(workspace, cli.settings.groundTruthPath, chooser?.kind === 'workspace' ? { by: 'folder', settingsFile: chooser.file } : { by: 'user' });
 }
 
 /**
@@ -273,7 +286,8 @@ Exit codes:
       if (shard && (parsedGates.length || o.generate || o.biasStudy || o.injectionStudy)) {
         throw new SpanproofError('bad-input', 'a shard holds only part of the run: --fail-under, --generate, --bias-study and --injection-study apply to the whole run.', { field: '--shard', fix: 'run the shards without them, then `spanproof merge --out DIR SHARD...` (with --fail-under there).' });
       }
-      const settings = settingsFromOptions(o);
+      const cli = resolveCliSettings(o);
+      const settings = cli.settings;
       const gates = resolveGates(parsedGates, settings, o.gateConfig);
       validateGenerateOptions(settings, o); // --generate (SPEC §14): fail before the grid runs
       const sent = endpointModels(settings, gridModelNeeds(settings)); // endpoint models (SPEC §5.3): fail before the grid runs without an endpoint
@@ -287,7 +301,7 @@ Exit codes:
       if (o.out) assertNewOutDir(path.resolve(o.out));
       if (o.runsDir) resolveRunsRoot(workspace, path.resolve(o.runsDir));
       if (o.cacheDir) resolveCacheDir(workspace, path.resolve(o.cacheDir));
-      const groundTruthFile = path.resolve(o.groundtruth ?? path.join(workspace, settings.groundTruthPath));
+      const groundTruthFile = groundTruthFileOf(workspace, o.groundtruth, cli);
       const client = new InProcessGridClient({ onLog: (level, msg) => { if (!o.json) process.stderr.write(`${level}: ${msg}\n`); } });
       const ac = new AbortController();
       const onSigint = () => {

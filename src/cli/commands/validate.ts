@@ -5,7 +5,6 @@
  * resolved (moved counts as resolved), 1 when any evidence is stale/ambiguous/rejected, 2 when the
  * ground-truth file is unreadable or invalid. Never writes the file unless `--fix` is given.
  */
-import * as path from 'node:path';
 import type { Command } from 'commander';
 import { loadCorpus, type Corpus } from '../../core/corpus';
 import {
@@ -13,7 +12,7 @@ import {
 } from '../../core/groundtruth';
 import { DEFAULT_SETTINGS } from '../../core/settings';
 import type { SetExit } from './index';
-import { settingsFromOptions } from './run';
+import { groundTruthFileOf, resolveCliSettings } from './run';
 import { nothingToScore } from '../../core/grid/load';
 import { EXIT } from '../exit';
 
@@ -41,8 +40,9 @@ question to score (questions: [] or drafts only — as run says).
 `)
     .action(async (opts: ValidateOptions) => {
       const workspace = opts.workspace;
-      const settings = settingsFromOptions({ workspace, config: opts.config, failUnder: [] });
-      const gtFile = opts.groundtruth ?? path.join(workspace, settings.groundTruthPath);
+      const cli = resolveCliSettings({ workspace, config: opts.config, failUnder: [] });
+      const settings = cli.settings;
+      const gtFile = groundTruthFileOf(workspace, opts.groundtruth, cli);
       const { gt, text } = await readGroundTruthWithText(gtFile);
       const corpus = await loadCorpus(workspace, { include: settings.include, exclude: settings.exclude, maxFileBytes: settings.maxFileBytes });
       const texts = new Map(corpus.documents.map((d) => [d.source, d.text]));

@@ -167,3 +167,4 @@ export { applyWhitespaceFixes, whitespaceFixes, whitespaceOccurrences, type Whit
 export { excludedQuestionsSummary, normaliseSource, resolveEvidence, resolveGroundTruth } from './resolve';
 export { makeSelector } from './selector';
 export { lineOf, lineStarts, lineAt } from './text';
+export { groundTruthLocation, groundTruthPathRefusal, type GroundTruthPathOrigin } from './location';
