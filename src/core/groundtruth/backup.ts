@@ -5,7 +5,7 @@
  * backup is not copied again. So after an import kept the hand-written file as `.bak`, a later
  * `validate --fix`, `draft` or `review` cannot destroy the only copy of it.
  */
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import { errnoCode } from '../fsErrors';
 import { SpanproofError } from '../errors';
 
@@ -20,7 +20,7 @@ function* backupNames(file: string): Generator<string> {
  * `file`: returns the name of an existing backup with exactly this text, else writes it to the first
  * free backup name and returns that; undefined when `current` is null.
  * @throws SpanproofError('bad-input') naming the backup when it cannot be written (disk full,
- *   permission) — callers write nothing then.
+ *   permission) — callers write nothing then, and no partial backup is left under that name.
  */
 export async function backupGroundTruth(file: string, current: string | null): Promise<string | undefined> {
   if (current === null) return undefined;
@@ -33,6 +33,9 @@ export async function backupGroundTruth(file: string, current: string | null): P
       return name;
     } catch (e) {
       if (errnoCode(e) === 'EEXIST') continue; // taken meanwhile by another writer
+      // 'wx' created the name before the write failed (disk full): an empty or partial copy would be
+      // kept as "taken" forever and the next backup would go to .bak.1 — remove what this call created.
+      await rm(name, { force: true }).catch(() => undefined);
       throw new SpanproofError('bad-input', `cannot write the backup of the ground-truth file (${errnoCode(e) ?? String(e)}); nothing was changed.`, { file: name, fix: errnoCode(e) === 'ENOSPC' ? 'the disk is full: free some space and try again.' : 'make the folder writable and try again.', cause: e });
     }
   }
