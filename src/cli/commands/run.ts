@@ -19,7 +19,7 @@ import type { Command } from 'commander';
 import { SpanproofError } from '../../core/errors';
 import { InProcessGridClient } from '../../worker/inProcess';
 import { groundTruthLocation } from '../../core/groundtruth';
-import { CHUNKER_IDS, RETRIEVER_IDS, WORKSPACE_SETTINGS_FILE, mergeSettingsLayers, readSettingsLayers, settingOrigins, validateRunSettings, type SettingOrigin, type SettingsLayer, type WorkspaceSettings } from '../../core/settings';
+import { CHUNKER_IDS, RETRIEVER_IDS, WORKSPACE_SETTINGS_FILE, ignoredSettingNote, mergeSettingsLayers, readSettingsLayers, settingOrigins, validateRunSettings, type SettingOrigin, type SettingsLayer, type WorkspaceSettings } from '../../core/settings';
 import { assertNewOutDir, readRun, resolveCacheDir, resolveRunsRoot, stableStringify } from '../../core/runs';
 import { parseShardSpec } from '../../core/grid/shard';
 import { exportRunToMlflow } from '../../core/export/mlflow';
@@ -115,7 +115,7 @@ type SettingsOptions = Pick<RunOptions, 'workspace' | 'config' | 'chunkers' | 'r
 export function resolveCliSettings(o: SettingsOptions, quiet = false): { settings: RunSettings; origins: SettingOrigin[]; ignored: WorkspaceSettings['ignored']; layers: SettingsLayer[] } {
   const { workspace: ws, layers } = readSettingsLayers(o.workspace ?? '.', o.config || undefined);
   const s = mergeSettingsLayers(layers);
-  if (!quiet) for (const i of ws.ignored) process.stderr.write(`note: ${i.key} in ${WORKSPACE_SETTINGS_FILE} is not used: ${i.reason}${i.reason.endsWith('?') ? '' : '.'}\n`);
+  if (!quiet) for (const i of ws.ignored) process.stderr.write(ignoredSettingNote(i));
   const over: Partial<RunSettings> = {};
   const flags: Partial<Record<keyof RunSettings, string>> = {};
   if (o.chunkers !== undefined) { over.chunkers = parseListFlag('--chunkers', o.chunkers, CHUNKER_IDS, 'chunker'); flags.chunkers = '--chunkers'; }

@@ -73,8 +73,13 @@ export function readWorkspaceSettings(workspace: string): WorkspaceSettings {
     deletePath(values, v.path); // also when written as an object ("spanproof.judge": {"endpoint": …})
     ignored.push({ key: `spanproof.${v.path}`, reason: 'model folders, endpoints and judge models are taken only from --config or flags, never from a workspace file' });
   }
-  parseRunSettings(values, file); // validates this layer alone, naming this file
+  parseRunSettings(values, file, 'spanproof.'); // validates this layer alone, naming this file and its keys as written there
   return { layer: { kind: 'workspace', file, values }, ignored };
+}
+
+/** The line the CLI prints for one workspace key it does not use: `note: spanproof.chunkr in .vscode/settings.json is not used: …; did you mean spanproof.chunkers?` */
+export function ignoredSettingNote(i: WorkspaceSettings['ignored'][number]): string {
+  return `note: ${i.key} in ${WORKSPACE_SETTINGS_FILE} is not used: ${i.reason}${/[.?!]$/.test(i.reason) ? '' : '.'}\n`;
 }
 
 /**

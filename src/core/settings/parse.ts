@@ -58,39 +58,41 @@ function shown(x: unknown): string {
 }
 
 /** One zod issue of the settings schema as problems: the full key path, what is wrong, and a fix naming the expected type or values (./describe.ts). */
-function problemsOfIssue(issue: z.core.$ZodIssue, input: unknown): SpanproofProblem[] {
+function problemsOfIssue(issue: z.core.$ZodIssue, input: unknown, prefix: string): SpanproofProblem[] {
   if (issue.code === 'unrecognized_keys') {
     const valid = settingKeysAt(issue.path as Array<string | number>);
     const where = issue.path.length ? `the keys of ${keyPath(issue.path)}` : 'the settings';
     return issue.keys.map((key) => {
       const near = closestName(key, valid);
       return {
-        field: keyPath([...issue.path, key]),
+        field: `${prefix}${keyPath([...issue.path, key])}`,
         message: near ? `unknown key; did you mean "${near}"?` : 'unknown key.',
         fix: near ? `rename it to "${near}", or remove it (${where}: ${valid.join(', ')}).` : valid.length ? `remove it, or use one of ${where}: ${valid.join(', ')}.` : 'remove it.',
       };
     });
   }
-  const field = keyPath(issue.path) || '(root)';
+  const field = `${prefix}${keyPath(issue.path)}` || '(root)';
   const v = settingAt(issue.path as Array<string | number>);
   const given = getPath(input, issue.path.map(String).join('.'));
   const message = `${shown(given)} is not valid (${issue.message.replace(/^Invalid input$/, 'matches none of the accepted forms')}).`;
   if (!v) return [{ field, message, fix: `give ${field} a value of the documented form.` }];
   const whole = v.path === issue.path.map(String).join('.');
   const fix = whole
-    ? `set ${v.path} to ${expectedValueText(v)}, e.g. ${shown(v.default)} (the default).`
-    : `make ${field} ${expectedItemText(v)} (${v.path} is ${expectedValueText(v)}).`;
+    ? `set ${prefix}${v.path} to ${expectedValueText(v)}, e.g. ${shown(v.default)} (the default).`
+    : `make ${field} ${expectedItemText(v)} (${prefix}${v.path} is ${expectedValueText(v)}).`;
   return [{ field, message, fix }];
 }
 
 /**
  * Validates `input` (parsed JSON) against the schema and fills in the defaults.
  * @param file the file the object came from, named in errors.
+ * @param keyPrefix how that file spells the keys, put before each key named in errors: `spanproof.`
+ *   for a `.vscode/settings.json` (`spanproof.k`), nothing for a `--config` file (`k`).
  * @throws SpanproofError('bad-input') naming `file` and every problem: the full key path
  *   (`chunkerParams.heading.bogus`), what is wrong, and the fix (the expected type or values, or the
  *   valid keys at that place). Several problems are listed one per line; `field`/`fix` are the first's.
  */
-export function parseRunSettings(input: unknown, file = '--config'): RunSettings {
+export function parseRunSettings(input: unknown, file = '--config', keyPrefix = ''): RunSettings {
   // zod's own words for a top-level array were "(root): undefined is not valid" (a fresh user's finding)
   if (typeof input !== 'object' || input === null || Array.isArray(input)) {
     const what = Array.isArray(input) ? 'an array' : input === null ? 'null' : `a ${typeof input}`;
@@ -99,12 +101,12 @@ export function parseRunSettings(input: unknown, file = '--config'): RunSettings
   const normalised = normaliseKeys(input);
   const r = RUN_SETTINGS_SCHEMA.safeParse(normalised);
   if (r.success) return r.data;
-  throw settingsError(settingsProblems(r.error.issues, normalised), file);
+  throw settingsError(settingsProblems(r.error.issues, normalised, keyPrefix), file);
 }
 
 /** The problems of the zod issues of the settings schema (see {@link parseRunSettings}). */
-function settingsProblems(issues: readonly z.core.$ZodIssue[], input: unknown): SpanproofProblem[] {
-  return issues.flatMap((i) => problemsOfIssue(i, input));
+function settingsProblems(issues: readonly z.core.$ZodIssue[], input: unknown, prefix: string): SpanproofProblem[] {
+  return issues.flatMap((i) => problemsOfIssue(i, input, prefix));
 }
 
 /** One bad-input error for the settings problems of one or more files (each problem names its file). */

@@ -11,7 +11,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'jsonc-parser';
 import { resolveCliSettings } from '../../../src/cli/commands/run';
-import { coerceRunSettings, withoutRestricted } from '../../../src/core/settings';
+import { coerceRunSettings, ignoredSettingNote, withoutRestricted } from '../../../src/core/settings';
 import { planConfigs } from '../../../src/core/grid/plan';
 import { parseGroundTruth } from '../../../src/core/groundtruth/schema';
 import { isSpanproofError } from '../../../src/core/errors';
@@ -72,9 +72,15 @@ test('--config and flags win over .vscode/settings.json, key by key', (t) => {
   assert.equal(resolveCliSettings({ workspace: ws, config, k: '2' }, true).settings.k, 2);
 });
 
-test('a bad value or a syntax error in .vscode/settings.json is bad input naming the file and the key or line', (t) => {
+test('a bad value or a syntax error in .vscode/settings.json is bad input naming the file and the key as written there (spanproof.k) or the line', (t) => {
   const bad = workspace(t, '{ "spanproof.k": "five" }');
-  assert.throws(() => resolveCliSettings({ workspace: bad }, true), (e: unknown) => isSpanproofError(e) && e.code === 'bad-input' && e.file === join(bad, '.vscode', 'settings.json') && e.field === 'k');
+  assert.throws(() => resolveCliSettings({ workspace: bad }, true), (e: unknown) => isSpanproofError(e) && e.code === 'bad-input' && e.file === join(bad, '.vscode', 'settings.json') && e.field === 'spanproof.k' && /Fix: set spanproof\.k to a whole number/.test(e.message));
+  const nested = workspace(t, '{ "spanproof.chunkerParams": { "fixed": { "size": -1 } } }');
+  assert.throws(() => resolveCliSettings({ workspace: nested }, true), (e: unknown) => isSpanproofError(e) && e.field === 'spanproof.chunkerParams.fixed.size' && /Fix: set spanproof\.chunkerParams\.fixed\.size to /.test(e.message));
+  // the same key in a --config file is spelled as there: k
+  const config = join(bad, 'config.json');
+  writeFileSync(config, '{ "k": "five" }');
+  assert.throws(() => resolveCliSettings({ workspace: workspace(t, '{}'), config }, true), (e: unknown) => isSpanproofError(e) && e.field === 'k' && /Fix: set k to /.test(e.message));
   const broken = workspace(t, '{\n  "spanproof.k": 3\n  "spanproof.tau": 0.5\n}');
   assert.throws(() => resolveCliSettings({ workspace: broken }, true), (e: unknown) => isSpanproofError(e) && e.field === 'line 3, column 3' && /comma expected/.test(e.message));
 });
@@ -125,7 +131,7 @@ test('spanproof run: every bad key of settings.json and --config is reported at 
   const settings = join(ws, '.vscode', 'settings.json');
   assert.deepEqual(r.stderr.trimEnd().split('\n'), [
     'spanproof: 3 settings are wrong:',
-    `  ${settings}: k: "five" is not valid (Invalid input: expected number, received string). Fix: set k to a whole number ≥ 1, e.g. 5 (the default).`,
+    `  ${settings}: spanproof.k: "five" is not valid (Invalid input: expected number, received string). Fix: set spanproof.k to a whole number ≥ 1, e.g. 5 (the default).`,
     `  ${config}: chunkerParams.heading.bogus: unknown key. Fix: remove it, or use one of the keys of chunkerParams.heading: maxSize.`,
     `  ${config}: tau: 2 is not valid (Too big: expected number to be <=1). Fix: set tau to a number > 0 and ≤ 1, e.g. 0.9 (the default).`,
   ]);
@@ -177,4 +183,9 @@ test('a mistyped settings key gets "did you mean": an error in --config, a note 
   const out = await runCli(['validate', '--workspace', ws, '--groundtruth', join(ws, 'none.json')]);
   assert.match(out.stderr, /^note: spanproof\.chunkr in \.vscode[/\\]settings\.json is not used: not a run setting of this version; did you mean spanproof\.chunkers\?$/m);
   assert.match(out.stderr, /^note: spanproof\.bm25\.kl in \.vscode[/\\]settings\.json is not used: not a run setting of this version\.$/m);
+});
+
+test('the note for an unused workspace key ends in one mark: "did you mean …?" gets no full stop after it (run and generate print the same line)', () => {
+  assert.equal(ignoredSettingNote({ key: 'spanproof.chunkr', reason: 'not a run setting of this version; did you mean spanproof.chunkers?' }), `note: spanproof.chunkr in ${join('.vscode', 'settings.json')} is not used: not a run setting of this version; did you mean spanproof.chunkers?\n`);
+  assert.match(ignoredSettingNote({ key: 'spanproof.judge.endpoint', reason: 'endpoints are taken only from --config or flags' }), /flags\.\n$/);
 });
