@@ -8,7 +8,7 @@
 import type { Command } from 'commander';
 import { loadCorpus, type Corpus } from '../../core/corpus';
 import {
-  applyEvidenceFixes, applyWhitespaceFixes, backupGroundTruth, evidenceFixes, readGroundTruthWithText, whitespaceFixes, resolveGroundTruth, withoutDrafts, writeGroundTruthText, type AcceptanceReport, type WhitespaceFix,
+  applyEvidenceFixes, applyWhitespaceFixes, evidenceFixes, readGroundTruthWithText, replaceGroundTruthText, whitespaceFixes, resolveGroundTruth, withoutDrafts, type AcceptanceReport, type WhitespaceFix,
 } from '../../core/groundtruth';
 import { DEFAULT_SETTINGS } from '../../core/settings';
 import type { SetExit } from './index';
@@ -60,10 +60,10 @@ question to score (questions: [] or drafts only — as run says).
       let written = false;
       let backup: string | undefined;
       if (opts.fix && (full.changed || rewrite)) {
-        backup = await backupGroundTruth(gtFile, text); // never overwrites an older backup (#16 item 8)
-        // Text edits of the fixed values only: formatting, key order, __proto__ keys and big integers stay as written (#16 item 8).
+        // Text edits of the fixed values only: formatting, key order, __proto__ keys and big integers stay as written (#16 item 8);
+        // the replaced version is backed up first, never over an older backup.
         const fixes = evidenceFixes(gt, full.updated);
-        written = await writeGroundTruthText(gtFile, (current) => applyEvidenceFixes(current ?? text, fixes, gtFile), { expectedContent: text });
+        ({ written, backup } = await replaceGroundTruthText(gtFile, (current) => applyEvidenceFixes(current ?? text, fixes, gtFile), { expectedContent: text }));
       }
       const wsReport = { fixes: ws, mode: rewrite ? 'rewritten' as const : opts.whitespace ? 'preview' as const : 'hint' as const };
       if (opts.json) {

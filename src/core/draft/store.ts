@@ -11,7 +11,7 @@
 import { readFile } from 'node:fs/promises';
 import { applyEdits, findNodeAtLocation, modify, parseTree } from 'jsonc-parser';
 import { SpanproofError } from '../errors';
-import { appendToQuestions, isDraft, orderedQuestion, parseGroundTruth, serializeGroundTruth, writeGroundTruthText, backupGroundTruth, type Question } from '../groundtruth';
+import { appendToQuestions, isDraft, orderedQuestion, parseGroundTruth, serializeGroundTruth, replaceGroundTruthText, type Question } from '../groundtruth';
 import { draftId } from './provenance';
 
 /** The exact text of each question object, by id (from the JSON tree's offsets). */
@@ -110,10 +110,8 @@ export async function writeDrafts(file: string, drafts: readonly Question[]): Pr
   for (let attempt = 0; ; attempt++) {
     const current = await readOrNull(file);
     const text = insertDrafts(current, drafts, file);
-    const bak = await backupGroundTruth(file, current);
     try {
-      const written = await writeGroundTruthText(file, () => text, { expectedContent: current });
-      return { written, ...(bak ? { backup: bak } : {}) };
+      return await replaceGroundTruthText(file, () => text, { expectedContent: current });
     } catch (e) {
       if (attempt < 2 && e instanceof SpanproofError && /changed on disk/.test(e.message)) continue;
       throw e;
@@ -125,7 +123,5 @@ export async function writeDrafts(file: string, drafts: readonly Question[]): Pr
 export async function reviewFile(file: string, current: string, action: ReviewAction): Promise<{ ids: string[]; written: boolean; backup?: string }> {
   const { text, ids } = reviewText(current, action, file);
   if (text === current) return { ids, written: false };
-  const bak = await backupGroundTruth(file, current);
-  const written = await writeGroundTruthText(file, () => text, { expectedContent: current });
-  return { ids, written, ...(bak ? { backup: bak } : {}) };
+  return { ids, ...(await replaceGroundTruthText(file, () => text, { expectedContent: current })) };
 }

@@ -5,7 +5,7 @@
  * backup is not copied again. So after an import kept the hand-written file as `.bak`, a later
  * `validate --fix`, `draft` or `review` cannot destroy the only copy of it.
  */
-import { readFile, rm, writeFile } from 'node:fs/promises';
+import { chmod, readFile, rm, writeFile } from 'node:fs/promises';
 import { errnoCode } from '../fsErrors';
 import { SpanproofError } from '../errors';
 
@@ -16,20 +16,23 @@ function* backupNames(file: string): Generator<string> {
 }
 
 /**
- * Keeps `current` (the file's text as read before the write; null = there is no file) as a backup of
- * `file`: returns the name of an existing backup with exactly this text, else writes it to the first
- * free backup name and returns that; undefined when `current` is null.
+ * Keeps `current` (the file's bytes as read before the write; null = there is no file) as a backup of
+ * `file`: returns the name of an existing backup with exactly these bytes, else writes them to the first
+ * free backup name, with the file's permission bits `mode` (so a private file's backup is private too),
+ * and returns that; undefined when `current` is null. A string is taken as its UTF-8 bytes.
  * @throws SpanproofError('bad-input') naming the backup when it cannot be written (disk full,
  *   permission) — callers write nothing then, and no partial backup is left under that name.
  */
-export async function backupGroundTruth(file: string, current: string | null): Promise<string | undefined> {
+export async function backupGroundTruth(file: string, current: Uint8Array | string | null, mode?: number): Promise<string | undefined> {
   if (current === null) return undefined;
+  const bytes = typeof current === 'string' ? Buffer.from(current, 'utf8') : current;
   for (const name of backupNames(file)) {
-    const existing = await readFile(name, 'utf8').catch((e: unknown) => (errnoCode(e) === 'ENOENT' ? null : ''));
-    if (existing === current) return name;
+    const existing = await readFile(name).catch((e: unknown) => (errnoCode(e) === 'ENOENT' ? null : undefined));
+    if (existing && Buffer.compare(existing, bytes) === 0) return name;
     if (existing !== null) continue; // taken (or unreadable): never overwritten
     try {
-      await writeFile(name, current, { flag: 'wx' });
+      await writeFile(name, bytes, { flag: 'wx', mode: mode ?? 0o666 });
+      if (mode !== undefined) await chmod(name, mode & 0o777); // the umask only narrows; keep exactly the file's bits
       return name;
     } catch (e) {
       if (errnoCode(e) === 'EEXIST') continue; // taken meanwhile by another writer

@@ -160,7 +160,7 @@ export interface ResolveOptions {
 
 export { groundTruthJsonSchema, indentOf, orderedQuestion, parseGroundTruth, serializeGroundTruth } from './schema';
 export { isDraft, withoutDrafts } from './status';
-export { readGroundTruth, readGroundTruthWithText, writeGroundTruth, writeGroundTruthText } from './io';
+export { readGroundTruth, readGroundTruthWithText, replaceGroundTruthText, writeGroundTruth, writeGroundTruthText } from './io';
 export { backupGroundTruth } from './backup';
 export { appendToQuestions, applyEvidenceFixes, evidenceFixes, type EvidenceFix } from './edit';
 export { applyWhitespaceFixes, whitespaceFixes, whitespaceOccurrences, type WhitespaceFix } from './whitespace';

@@ -11,6 +11,7 @@ import type { GroundTruthFile } from './index';
 import { parseGroundTruth, serializeGroundTruth } from './schema';
 import { removeOrphanTemps, withFileLock } from './lock';
 import { makeDirs } from '../files/dirs';
+import { backupGroundTruth } from './backup';
 
 /**
  * Read and validate a ground-truth file.
@@ -92,9 +93,23 @@ export async function writeGroundTruth(file: string, gt: GroundTruthFile, opts: 
  * read-only refused, re-verified); no write when it equals the current content. For text-level edits
  * that must leave every other byte of the file as it is (drafted questions are inserted and accepted
  * this way, so hand-written questions stay byte-identical). Same `expectedContent` rule and errors.
+ * A leading UTF-8 BOM is not part of the text `render` sees or `expectedContent` is compared with
+ * (readers drop it); a file that had one keeps it.
  * @returns whether the file was written.
  */
 export async function writeGroundTruthText(file: string, render: (current: string | null) => string, opts: { expectedContent?: string | null; lockTimeoutMs?: number } = {}): Promise<boolean> {
+  return (await replaceGroundTruthText(file, render, { ...opts, backup: false })).written;
+}
+
+/**
+ * {@link writeGroundTruthText}, and with `backup` (the default) the version it replaces is first kept
+ * as a backup (./backup: the first free `.bak` name, never overwriting one; the exact bytes, BOM
+ * included, with the file's permission bits) — inside the lock, after the checks, so a refused write
+ * (read-only, changed on disk) leaves no backup of a version that was not replaced.
+ * @returns whether the file was written and the backup's name (none when nothing was written or there was no file).
+ * @throws as writeGroundTruthText; SpanproofError('bad-input') naming the backup when it cannot be written (nothing replaced).
+ */
+export async function replaceGroundTruthText(file: string, render: (current: string | null) => string, opts: { expectedContent?: string | null; lockTimeoutMs?: number; backup?: boolean } = {}): Promise<{ written: boolean; backup?: string }> {
   const target = await writeTarget(file);
   const dir = path.dirname(target);
   try {
@@ -110,8 +125,14 @@ export async function writeGroundTruthText(file: string, render: (current: strin
 /** What identifies the version of the file that was read: inode, size, modification time (ns); null = no file. */
 type Version = { ino: bigint; size: bigint; mtimeNs: bigint } | null;
 
+/** What {@link readVersioned} read: the text without a leading BOM (as readers see it), the exact bytes, whether they began with a BOM, the permission bits and the version. */
+interface ReadVersion { text: string | null; bytes?: Buffer; bom?: boolean; mode?: number; version: Version }
+
+const UTF8_BOM = Buffer.from([0xef, 0xbb, 0xbf]);
+const withoutBom = (text: string): string => (text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
+
 /** Reads `target` and the version it read (stat before and after the read on the same handle); null text = no file. */
-async function readVersioned(file: string, target: string): Promise<{ text: string | null; mode?: number; version: Version }> {
+async function readVersioned(file: string, target: string): Promise<ReadVersion> {
   let fh;
   try {
     fh = await open(target, 'r');
@@ -121,10 +142,12 @@ async function readVersioned(file: string, target: string): Promise<{ text: stri
   }
   try {
     const before = await fh.stat({ bigint: true });
-    const text = await fh.readFile('utf8');
+    const bytes = await fh.readFile();
     const after = await fh.stat({ bigint: true });
     if (before.mtimeNs !== after.mtimeNs || before.size !== after.size) throw changedOnDisk(file); // written in place while being read
-    return { text, mode: Number(after.mode & 0o7777n), version: { ino: after.ino, size: after.size, mtimeNs: after.mtimeNs } };
+    const bom = bytes.subarray(0, 3).equals(UTF8_BOM);
+    // The text as readGroundTruth gives it (TextDecoder drops a BOM), so what a caller read compares equal.
+    return { text: bytes.toString('utf8', bom ? 3 : 0), bytes, bom, mode: Number(after.mode & 0o7777n), version: { ino: after.ino, size: after.size, mtimeNs: after.mtimeNs } };
   } catch (e) {
     if (isSpanproofError(e)) throw e;
     throw new SpanproofError('bad-input', 'cannot read the ground-truth file before writing it.', { file, cause: e });
@@ -162,19 +185,22 @@ function changedOnDisk(file: string): SpanproofError {
  * rename: a change is refused, and the window left is the microseconds between that check and the
  * rename (#16 item 7; docs/ground-truth.md).
  */
-async function writeLocked(file: string, target: string, render: (current: string | null) => string, opts: { expectedContent?: string | null }): Promise<boolean> {
+async function writeLocked(file: string, target: string, render: (current: string | null) => string, opts: { expectedContent?: string | null; backup?: boolean }): Promise<{ written: boolean; backup?: string }> {
   removeOrphanTemps(target);
-  const { text: current, mode, version } = await readVersioned(file, target);
-  if (opts.expectedContent !== undefined && current !== opts.expectedContent) throw changedOnDisk(file);
-  const text = render(current);
-  if (text === current) return false;
+  const { text: current, bytes, bom, mode, version } = await readVersioned(file, target);
+  const expected = typeof opts.expectedContent === 'string' ? withoutBom(opts.expectedContent) : opts.expectedContent;
+  if (expected !== undefined && current !== expected) throw changedOnDisk(file);
+  const text = withoutBom(render(current));
+  if (text === current) return { written: false };
   if (mode !== undefined && (mode & 0o222) === 0) {
     throw new SpanproofError('bad-input', 'the ground-truth file is read-only; it was not changed.', { file, fix: `make it writable (chmod u+w ${file}) to save changes, or keep it read-only on purpose.` });
   }
+  const backup = opts.backup !== false && bytes ? await backupGroundTruth(file, bytes, mode) : undefined;
+  const onDisk = bom ? `\uFEFF${text}` : text; // a BOM the file had is kept
   let out;
   try {
     out = await openAtomicFile(target, { mode }); // src/core/files: temp, fsync, rename, folder fsync
-    await out.write(text);
+    await out.write(onDisk);
   } catch (e) {
     throw writeFailure(file, e);
   }
@@ -186,8 +212,8 @@ async function writeLocked(file: string, target: string, render: (current: strin
     throw isSpanproofError(e) && e.code === 'bad-input' ? e : writeFailure(file, e);
   }
   // Re-verify: a writer that does not take the lock (an older Spanproof, a script) may have replaced it.
-  if ((await readFile(target, 'utf8').catch(() => null)) !== text) {
+  if ((await readFile(target, 'utf8').catch(() => null)) !== onDisk) {
     throw new SpanproofError('bad-input', 'the ground-truth file changed on disk while it was being written; the change may not have been saved.', { file, fix: 'reload the file and apply the change again.' });
   }
-  return true;
+  return { written: true, ...(backup ? { backup } : {}) };
 }

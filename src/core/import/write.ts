@@ -9,7 +9,7 @@ import * as path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { SpanproofError } from '../errors';
 import { outputPathError } from '../fsErrors';
-import { appendToQuestions, backupGroundTruth, orderedQuestion, parseGroundTruth, serializeGroundTruth, writeGroundTruthText, type GroundTruthFile } from '../groundtruth';
+import { appendToQuestions, orderedQuestion, parseGroundTruth, replaceGroundTruthText, serializeGroundTruth, type GroundTruthFile } from '../groundtruth';
 import { existingGroundTruthError, mergeGroundTruth, type ExistingGroundTruth, type MergeOutcome } from './merge';
 import { writeFileAtomic as writeAtomicRaw } from '../files';
 import { DEFAULT_SETTINGS } from '../settings';
@@ -162,10 +162,7 @@ async function writeImportFiles(result: ImportResult, root: string, gtFile: stri
   let backup: string | null = null;
   // an identical re-import (or a merge that adds nothing) writes nothing and makes no backup
   const groundTruthUnchanged = current !== null && plan.text === current;
-  if (current !== null && !groundTruthUnchanged) {
-    backup = (await backupGroundTruth(gtFile, current)) ?? null;
-  }
-  if (!groundTruthUnchanged) await writeGroundTruthText(gtFile, () => plan.text, { expectedContent: current });
+  if (!groundTruthUnchanged) backup = (await replaceGroundTruthText(gtFile, () => plan.text, { expectedContent: current })).backup ?? null;
   let qrelsFile: string | null = null;
   if (result.qrels) {
     qrelsFile = path.join(spDir, 'qrels.txt');
