@@ -14,23 +14,33 @@ import { parse } from 'csv-parse/sync';
 import { SpanproofError } from '../errors';
 import { makeSelector, type EvidenceSelector, type Question } from '../groundtruth';
 import { alignExcerpt } from '../align/align';
+import { resolveInside } from '../corpus/confine';
 import { bump, emptyReport, placeExternal, readTextFile, requirePath } from './common';
 import { codePointToUtf16 } from './offsets';
 import type { ConversionReport, ImportedDocument, ImportOptions, ImportResult } from './index';
 
 interface ChromaRef { content: string; start_index: number; end_index: number }
 
-/** One corpus file: its text, its source in the workspace and the code point → UTF-16 offset map. */
-interface ChromaCorpus { text: string; source: string; toU16: (cp: number) => number | undefined }
+/** One corpus file: its text, its source in the workspace, the code point → UTF-16 offset map and, when it lies outside the workspace, the copy to write (only once a row citing it converts). */
+interface ChromaCorpus { text: string; source: string; toU16: (cp: number) => number | undefined; copy: ImportedDocument | null }
 
-/** Reads `corpora/<corpusId>.md` (copied under the workspace when outside it, into `documents`), or the reason it cannot be read. */
-function readCorpus(corporaDir: string, corpusId: string, workspace: string, documents: ImportedDocument[]): ChromaCorpus | { error: string } {
-  const file = path.join(corporaDir, `${corpusId}.md`);
+/**
+ * Reads `corpora/<corpusId>.md` under `datasetDir` — confined to that folder by the corpus loader's
+ * real-path rule (fresh-user pass item 2: a dataset unpacked from a tar/zip may hold a link to
+ * `~/.ssh/id_rsa`), so a link out of it is never read — or the reason it cannot be read.
+ */
+function readCorpus(datasetDir: string, corpusId: string, workspace: string): ChromaCorpus | { error: string } {
+  const rel = `corpora/${corpusId}.md`;
+  let file: string;
+  try {
+    file = resolveInside(datasetDir, rel, rel, 'the dataset folder');
+  } catch {
+    return { error: `${rel} links outside the dataset folder; not read` };
+  }
   try {
     const t = readTextFile(file, 'Chroma corpus');
-    const placed = placeExternal(workspace, file, `corpora/${corpusId}.md`, t);
-    if (placed.copy) documents.push(placed.copy);
-    return { text: t, source: placed.source, toU16: codePointToUtf16(t) };
+    const placed = placeExternal(workspace, file, rel, t);
+    return { text: t, source: placed.source, toU16: codePointToUtf16(t), copy: placed.copy };
   } catch (e) {
     return { error: `corpus ${corpusId}: ${(e as Error).message}` };
   }
@@ -94,9 +104,9 @@ export function importChroma(csvFile: string, opts: ImportOptions): ImportResult
     return i;
   };
   const [qi, ri, ci] = [col('question'), col('references'), col('corpus_id')];
-  const corporaDir = path.join(path.dirname(csvFile), 'corpora');
+  const datasetDir = path.dirname(csvFile);
   const corpora = new Map<string, ChromaCorpus | { error: string }>();
-  const documents: ImportedDocument[] = [];
+  const used = new Set<ChromaCorpus>(); // the corpora a converted question cites: only these are copied and counted
   const questions: Question[] = [];
   let astral = false;
   for (let r = 1; r < rows.length; r++) {
@@ -111,7 +121,7 @@ export function importChroma(csvFile: string, opts: ImportOptions): ImportResult
     if (!/^[\w.-]+$/.test(corpusId)) { reject(`corpus_id ${JSON.stringify(corpusId)} is not a file name`); continue; }
     let corpus = corpora.get(corpusId);
     if (!corpus) {
-      corpus = readCorpus(corporaDir, corpusId, opts.workspace, documents);
+      corpus = readCorpus(datasetDir, corpusId, opts.workspace);
       if ('text' in corpus && /[\ud800-\udfff]/.test(corpus.text)) astral = true;
       corpora.set(corpusId, corpus);
     }
@@ -127,9 +137,11 @@ export function importChroma(csvFile: string, opts: ImportOptions): ImportResult
     const evidence = referencesToEvidence(refs, corpus, { id, corpusId, report, minSimilarity: opts.minSimilarity ?? 0.9 });
     if (typeof evidence === 'string') { reject(evidence); continue; }
     questions.push({ id, question, evidence, match: 'all', tags: ['chroma', corpusId] });
+    used.add(corpus);
     report.converted++;
   }
-  report.documents = corpora.size;
+  const documents = [...used].flatMap((c) => (c.copy ? [c.copy] : []));
+  report.documents = used.size;
   report.notes.push(astral ? 'start_index/end_index converted from Python code points to UTF-16 code units (some corpora contain characters outside the BMP).' : 'start_index/end_index are Python code points; converted to UTF-16 code units (identical here: the corpora have no characters outside the BMP).');
   if (report.counts['widened-to-crlf']) report.notes.push(`${report.counts['widened-to-crlf']} reference(s) began or ended inside a \\r\\n pair; the evidence takes the whole pair.`);
   if (documents.length) report.notes.push(`the corpora lie outside the workspace: copied ${documents.length} file(s) under corpora/ so sources stay relative to the workspace.`);

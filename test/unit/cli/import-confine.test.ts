@@ -1,0 +1,62 @@
+/**
+ * `spanproof import` keeps to its folders (fresh-user pass items 2, 8, 10): `import chroma` reads
+ * `corpora/<id>.md` only when its real path stays in the dataset folder (a link out of it is a
+ * rejected row, and its target is never copied); nothing is written where a symbolic link leads out
+ * of the workspace; and the ground truth written (and guarded) is the workspace's configured
+ * `spanproof.groundTruthPath`.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, mkdirSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { runCli } from '../../helpers/cli';
+import { tempDir } from '../../helpers/tmp';
+
+const SECRET = '-----BEGIN KEY----- totally secret key material';
+
+/** A Chroma dataset whose `corpora/key.md` links to a secret outside the dataset folder. */
+function chromaWithLink(root: string, rows: string[]): string {
+  const data = path.join(root, 'data');
+  mkdirSync(path.join(data, 'corpora'), { recursive: true });
+  mkdirSync(path.join(root, 'secret'));
+  writeFileSync(path.join(root, 'secret', 'id_rsa'), SECRET + '\n');
+  writeFileSync(path.join(data, 'corpora', 'pub.md'), 'Public doc says FastAPI is fast and modern for APIs.\n');
+  symlinkSync('../../secret/id_rsa', path.join(data, 'corpora', 'key.md'));
+  writeFileSync(path.join(data, 'questions_df.csv'), ['question,references,corpus_id', ...rows].join('\n') + '\n');
+  return path.join(data, 'questions_df.csv');
+}
+const PUB_ROW = 'q1,"[{""content"": ""FastAPI is fast and modern"", ""start_index"": 16, ""end_index"": 42}]",pub';
+const KEY_ROW = 'q2,"[{""content"": ""a guess that matches nothing at all"", ""start_index"": 0, ""end_index"": 34}]",key';
+const SECRET_ROW = 'q3,"[{""content"": ""totally secret key material"", ""start_index"": 20, ""end_index"": 47}]",key';
+
+/** Every file under `dir` (relative), for "nothing of the secret was copied". */
+function filesUnder(dir: string): string[] {
+  return existsSync(dir) ? (readdirSync(dir, { recursive: true, withFileTypes: true })).filter((e) => e.isFile()).map((e) => path.relative(dir, path.join(e.parentPath, e.name))) : [];
+}
+
+test('item 2: import chroma — corpora/key.md linking out of the dataset folder is a rejected row; its target is never copied', async (t) => {
+  const root = tempDir('spanproof-chroma-link-', t);
+  const csv = chromaWithLink(root, [PUB_ROW, KEY_ROW, SECRET_ROW]);
+  const ws = path.join(root, 'ws');
+  const r = await runCli(['import', 'chroma', csv, '--workspace', ws, '--json']);
+  assert.equal(r.code, 0, r.stderr);
+  const out = JSON.parse(r.stdout) as { report: { converted: number; documents: number; rejected: Array<{ row: number; reason: string }> } };
+  assert.equal(out.report.converted, 1);
+  assert.deepEqual(out.report.rejected.map((x) => x.row), [3, 4]);
+  for (const x of out.report.rejected) assert.match(x.reason, /corpora\/key\.md links outside the dataset folder; not read/);
+  assert.equal(out.report.documents, 1);
+  assert.ok(!existsSync(path.join(ws, 'corpora', 'key.md')), 'the link target is not copied');
+  for (const f of filesUnder(ws)) assert.ok(!readFileSync(path.join(ws, f), 'utf8').includes('secret key material'), f);
+});
+
+test('item 12: import chroma — a corpus read for a rejected row only is not copied; all rejected: no "copied" note next to "nothing written"', async (t) => {
+  const root = tempDir('spanproof-chroma-allrej-', t);
+  const bad = 'q1,"[{""content"": ""text that is not in the corpus at all"", ""start_index"": 0, ""end_index"": 37}]",pub';
+  const csv = chromaWithLink(root, [bad, KEY_ROW]);
+  const ws = path.join(root, 'ws');
+  const r = await runCli(['import', 'chroma', csv, '--workspace', ws]);
+  assert.equal(r.code, 2, r.stdout + r.stderr);
+  assert.match(r.stdout, /nothing written/);
+  assert.doesNotMatch(r.stdout, /copied \d+ file/);
+  assert.deepEqual(filesUnder(ws), []);
+});
