@@ -42,5 +42,5 @@ export interface CorpusOptions {
 
 export { loadCorpus } from './load';
 export { decodeDocument, sha256Hex } from './decode';
-export { isInside, resolveInside } from './confine';
+export { isInside, resolveInside, resolveWritableInside } from './confine';
 export { readDocumentInside } from './readInside';

@@ -22,6 +22,7 @@ import { commonestReason } from './common';
 import { suggestCommand } from './detect';
 import type { ImportFormat, ImportOptions, ImportResult, WriteImportOutcome } from './index';
 import { makeDirs } from '../files/dirs';
+import { resolveWritableInside } from '../corpus/confine';
 
 /**
  * Runs the importer for `format` on `input` (a file, or the Parquet folder for WeKnora).
@@ -78,15 +79,45 @@ export function nothingConvertedError(result: ImportResult): SpanproofError {
 export async function writeImport(result: ImportResult, workspace: string, opts: { existing?: ExistingGroundTruth } = {}): Promise<WriteImportOutcome> {
   if (result.report.converted === 0 || result.groundTruth.questions.length === 0) throw nothingConvertedError(result);
   const root = path.resolve(workspace);
-  const gtFile = path.join(root, DEFAULT_SETTINGS.groundTruthPath);
-  const current = gtText(gtFile);
-  const plan = groundTruthPlan(gtFile, current, result, opts.existing ?? 'refuse'); // refuses before anything is written
+  const targets = importTargets(result, root); // refuses a path that leaves the workspace before anything is read or written
+  const current = gtText(targets.groundTruth);
+  const plan = groundTruthPlan(targets.groundTruth, current, result, opts.existing ?? 'refuse'); // refuses before anything is written
   try {
-    return await writeImportFiles(result, root, gtFile, current, plan);
+    return await writeImportFiles(result, targets, current, plan);
   } catch (e) {
     const where = (e as { path?: string }).path ?? (e as { file?: string }).file ?? root;
     throw outputPathError(e, where, 'the import into the workspace', 'import into a folder you can write to (--workspace DIR).');
   }
+}
+
+/** Every file an import writes, as absolute paths inside the workspace. */
+interface ImportTargets { root: string; stateDir: string; groundTruth: string; documents: string[]; qrels: string; extras: Array<[name: string, file: string]>; report: string }
+
+/**
+ * The paths {@link writeImport} writes, each confined to the workspace by its real path — the rule the
+ * readers use (fresh-user pass item 8: `ws/squad -> ../outside` put the documents outside,
+ * `.spanproof -> ../outside` the ground truth and report, a linked groundtruth.json with --replace
+ * replaced the outside file).
+ * @throws SpanproofError('bad-input') naming the path and the link ({@link resolveWritableInside}).
+ */
+function importTargets(result: ImportResult, root: string): ImportTargets {
+  const inside = (rel: string, what: string): string => resolveWritableInside(root, rel, what, 'the workspace', ', or import into another --workspace; nothing was written.');
+  const stateRel = path.dirname(DEFAULT_SETTINGS.groundTruthPath);
+  const documents = result.documents.map((d) => {
+    const abs = path.resolve(root, d.source);
+    const rel = path.relative(root, abs);
+    if (!rel || rel.startsWith('..') || path.isAbsolute(rel)) throw new SpanproofError('internal', `document path escapes the workspace: ${d.source}`, { file: abs });
+    return inside(d.source, `document ${d.source}`);
+  });
+  return {
+    root,
+    stateDir: inside(stateRel, `the import's files (${stateRel}/)`),
+    groundTruth: inside(DEFAULT_SETTINGS.groundTruthPath, 'the ground truth'),
+    documents,
+    qrels: inside(path.join(stateRel, 'qrels.txt'), 'qrels.txt'),
+    extras: Object.keys(result.extras ?? {}).map((name) => [name, inside(path.join(stateRel, `import-${name}.json`), `import-${name}.json`)]),
+    report: inside(path.join(stateRel, 'import-report.json'), 'import-report.json'),
+  };
 }
 
 /** True when replacing `mine` by `imported` loses or changes a question of `mine` (layout alone does not count). */
@@ -132,12 +163,10 @@ function groundTruthPlan(gtFile: string, current: string | null, result: ImportR
   return { text: imported };
 }
 
-async function writeImportFiles(result: ImportResult, root: string, gtFile: string, current: string | null, plan: { text: string; merge?: MergeOutcome }): Promise<WriteImportOutcome> {
+async function writeImportFiles(result: ImportResult, targets: ImportTargets, current: string | null, plan: { text: string; merge?: MergeOutcome }): Promise<WriteImportOutcome> {
   const plans: Array<{ abs: string; text: string; write: boolean }> = [];
-  for (const d of result.documents) {
-    const abs = path.resolve(root, d.source);
-    const rel = path.relative(root, abs);
-    if (!rel || rel.startsWith('..') || path.isAbsolute(rel)) throw new SpanproofError('internal', `document path escapes the workspace: ${d.source}`, { file: abs });
+  for (const [i, d] of result.documents.entries()) {
+    const abs = targets.documents[i];
     let write = true;
     if (existsSync(abs)) {
       const cur = readFileSync(abs, 'utf8').replace(/^\uFEFF/, '');
@@ -151,32 +180,31 @@ async function writeImportFiles(result: ImportResult, root: string, gtFile: stri
     plans.push({ abs, text: d.text, write });
   }
   // the .spanproof folder first: an unwritable workspace fails before any document is written
-  const spDir = path.join(root, path.dirname(DEFAULT_SETTINGS.groundTruthPath));
-  makeDirs(spDir);
+  makeDirs(targets.stateDir);
   let written = 0;
   for (const p of plans) {
     if (!p.write) continue;
     writeFileAtomic(p.abs, p.text);
     written++;
   }
+  const gtFile = targets.groundTruth;
   let backup: string | null = null;
   // an identical re-import (or a merge that adds nothing) writes nothing and makes no backup
   const groundTruthUnchanged = current !== null && plan.text === current;
   if (!groundTruthUnchanged) backup = (await replaceGroundTruthText(gtFile, () => plan.text, { expectedContent: current })).backup ?? null;
   let qrelsFile: string | null = null;
   if (result.qrels) {
-    qrelsFile = path.join(spDir, 'qrels.txt');
+    qrelsFile = targets.qrels;
     const lines: string[] = [];
     for (const [qid, docs] of result.qrels) for (const [doc, rel] of docs) lines.push(`${qid} 0 ${doc} ${rel}`);
     writeFileAtomic(qrelsFile, lines.join('\n') + (lines.length ? '\n' : ''));
   }
   const extraFiles: string[] = [];
-  for (const [name, value] of Object.entries(result.extras ?? {})) {
-    const f = path.join(spDir, `import-${name}.json`);
-    writeFileAtomic(f, JSON.stringify(value, null, 2) + '\n');
+  for (const [name, f] of targets.extras) {
+    writeFileAtomic(f, JSON.stringify(result.extras![name], null, 2) + '\n');
     extraFiles.push(f);
   }
-  const reportFile = path.join(spDir, 'import-report.json');
+  const reportFile = targets.report;
   writeFileAtomic(reportFile, JSON.stringify(result.report, null, 2) + '\n');
   return { groundTruthFile: gtFile, backup, groundTruthUnchanged, ...(plan.merge ? { merge: plan.merge } : {}), reportFile, qrelsFile, documentsWritten: written, documentsUnchanged: plans.length - written, extraFiles };
 }

@@ -60,3 +60,51 @@ test('item 12: import chroma — a corpus read for a rejected row only is not co
   assert.doesNotMatch(r.stdout, /copied \d+ file/);
   assert.deepEqual(filesUnder(ws), []);
 });
+
+/** A one-question SQuAD v2 file (paragraph → `squad/001-x/p001.txt`). */
+function squadFile(root: string): string {
+  const c = 'FastAPI is fast. It uses Pydantic for validation of data models here.';
+  const file = path.join(root, 'sq.json');
+  writeFileSync(file, JSON.stringify({ version: 'v2.0', data: [{ title: 'x', paragraphs: [{ context: c, qas: [{ id: 'a', question: 'q?', answers: [{ text: 'It uses Pydantic', answer_start: 17 }] }] }] }] }));
+  return file;
+}
+const GT = (id: string): string => JSON.stringify({ spanproof: 1, questions: [{ id, question: 'mine?', evidence: [{ source: 'a.md', exact: 'mine' }] }] }, null, 2) + '\n';
+
+for (const c of [
+  { name: 'ws/squad -> ../outside (documents)', link: 'squad', to: '../outside', args: [] as string[] },
+  { name: 'ws/.spanproof -> ../outside (ground truth, import report)', link: '.spanproof', to: '../outside', args: [] as string[] },
+  { name: 'ws/.spanproof/groundtruth.json -> ../../outside/gt.json with --replace', link: '.spanproof/groundtruth.json', to: '../../outside/gt.json', args: ['--replace'] },
+]) {
+  test(`item 8: import refuses to write through a link out of the workspace — ${c.name}`, async (t) => {
+    const root = tempDir('spanproof-import-link-out-', t);
+    const ws = path.join(root, 'ws');
+    const outside = path.join(root, 'outside');
+    mkdirSync(path.dirname(path.join(ws, c.link)), { recursive: true });
+    mkdirSync(outside);
+    writeFileSync(path.join(outside, 'gt.json'), GT('theirs'));
+    symlinkSync(c.to, path.join(ws, c.link));
+    const before = filesUnder(outside);
+    const r = await runCli(['import', 'squad', squadFile(root), '--workspace', ws, ...c.args]);
+    assert.equal(r.code, 2, r.stdout + r.stderr);
+    assert.match(r.stderr, new RegExp(`${c.link.replace(/\./g, '\\.')} is a symbolic link to ${c.to.replace(/\./g, '\\.')}, outside the workspace`));
+    assert.match(r.stderr, /refusing to write .* through it\. Fix: .*nothing was written/);
+    assert.match(r.stderr, /Fix: /);
+    assert.doesNotMatch(r.stderr, /internal error|\n\s+at /);
+    assert.deepEqual(filesUnder(outside), before, 'nothing written outside');
+    assert.equal(readFileSync(path.join(outside, 'gt.json'), 'utf8'), GT('theirs'));
+    assert.ok(!existsSync(path.join(ws, 'squad', '001-x')) || c.link === 'squad', 'nothing written inside either');
+  });
+}
+
+test('item 8: links that stay inside the workspace (and a linked workspace) are written through as before', async (t) => {
+  const root = tempDir('spanproof-import-link-in-', t);
+  const real = path.join(root, 'real');
+  mkdirSync(path.join(real, 'qa'), { recursive: true });
+  mkdirSync(path.join(real, '.spanproof'));
+  writeFileSync(path.join(real, 'qa', 'gt.json'), GT('mine'));
+  symlinkSync('../qa/gt.json', path.join(real, '.spanproof', 'groundtruth.json'));
+  symlinkSync('real', path.join(root, 'ws'));
+  const r = await runCli(['import', 'squad', squadFile(root), '--workspace', path.join(root, 'ws'), '--replace']);
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(readFileSync(path.join(real, 'qa', 'gt.json'), 'utf8'), /"It uses Pydantic/);
+});
