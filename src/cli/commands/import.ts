@@ -1,17 +1,20 @@
 /**
  * `spanproof import <weknora|pathway-cuad|ragas|chroma|squad> <path> [--workspace DIR] [--documents DIR]`
  * (SPEC §11, §13): convert another evaluator's dataset into Spanproof ground truth. Writes the
- * documents the dataset carries under the workspace, `.spanproof/groundtruth.json` (atomic; a previous
- * file is kept as `.bak`), `.spanproof/import-report.json`, and prints the conversion report followed by
+ * documents the dataset carries under the workspace, the workspace's ground-truth file
+ * (`spanproof.groundTruthPath`, default `.spanproof/groundtruth.json`; atomic; a previous file is kept
+ * as `.bak`), `.spanproof/import-report.json` — never through a link out of the workspace — and prints the conversion report followed by
  * the acceptance of the new ground truth against the workspace (`spanproof validate`).
  */
 import * as path from 'node:path';
 import type { Command } from 'commander';
 import { loadCorpus } from '../../core/corpus';
-import { SpanproofError } from '../../core/errors';
+import { SpanproofError, isSpanproofError } from '../../core/errors';
 import { readGroundTruth, resolveGroundTruth } from '../../core/groundtruth';
 import { IMPORT_FORMATS, nothingConvertedError, runImport, writeImport, type ConversionReport, type ImportFormat } from '../../core/import';
+import { DEFAULT_SETTINGS, mergeSettingsLayers, readSettingsLayers } from '../../core/settings';
 import type { SetExit } from './index';
+import { groundTruthFileOf } from './run';
 
 interface ImportCliOptions { workspace: string; documents?: string; minSimilarity?: string; json?: boolean; replace?: boolean; merge?: boolean }
 
@@ -66,16 +69,38 @@ function humanReport(r: ConversionReport, reportWritten = true): string {
   return out.join('\n');
 }
 
+/**
+ * The ground-truth file an import writes and guards: the workspace's `spanproof.groundTruthPath`
+ * (its `.vscode/settings.json`, else the default) — the file validate and run then read (fresh-user
+ * item 10: the import went to `.spanproof/groundtruth.json`, past the guard, while validate read
+ * `qa/gt.json`). A path there that leaves the workspace is refused as those commands refuse it.
+ * @throws SpanproofError('bad-input') naming the settings file and `spanproof.groundTruthPath`.
+ */
+function importGroundTruthFile(workspace: string): string {
+  const { layers } = readSettingsLayers(workspace);
+  try {
+    return groundTruthFileOf(workspace, undefined, { settings: mergeSettingsLayers(layers), layers });
+  } catch (e) {
+    // import has no --groundtruth flag: its fix is the setting or another workspace
+    if (isSpanproofError(e) && e.field === 'spanproof.groundTruthPath') {
+      throw new SpanproofError('bad-input', e.message.slice(e.file ? e.file.length + 2 : 0).split(' Fix: ')[0], {
+        file: e.file, field: e.field, fix: `set it to a path inside the workspace (default ${DEFAULT_SETTINGS.groundTruthPath}), or import into another folder (--workspace DIR); nothing was written.`, cause: e,
+      });
+    }
+    throw e;
+  }
+}
+
 export function register(program: Command, setExit: SetExit): void {
   program
     .command('import')
     .description('Convert another evaluator\'s dataset into Spanproof ground truth (with a conversion report).')
     .argument('<format>', IMPORT_FORMATS.join('|'))
     .argument('<path>', 'the dataset: a file, or the Parquet folder for weknora')
-    .option('--workspace <dir>', 'corpus root to write documents and .spanproof/groundtruth.json into', '.')
+    .option('--workspace <dir>', 'corpus root to write documents and the ground truth (spanproof.groundTruthPath, default .spanproof/groundtruth.json) into', '.')
     .option('--documents <dir>', 'pathway-cuad: folder with the contract texts; ragas: folder with the source documents')
     .option('--min-similarity <x>', 'minimum similarity of a fuzzy alignment (0–1, default 0.9)')
-    .option('--replace', 'replace an existing ground truth (it is kept as groundtruth.json.bak, or .bak.N)')
+    .option('--replace', 'replace an existing ground truth (it is kept as <file>.bak, or .bak.N)')
     .option('--merge', 'add the imported questions to an existing ground truth by id (an id already there keeps your version and is listed as a conflict)')
     .option('--json', 'print the conversion report (and what was written) as JSON')
     .addHelpText('after', `
@@ -87,8 +112,9 @@ Formats (SPEC §13):
   chroma        questions_df.csv with corpora/<corpus_id>.md beside it (code-point offsets → UTF-16)
   squad         SQuAD v1.1/v2.0 JSON; paragraphs → documents, answers widened to their sentence
 Nothing is dropped silently: every row is converted or listed as rejected with its reason.
-A workspace that already has a ground truth with questions is not touched unless --replace (the
-file is copied to groundtruth.json.bak, or .bak.1, … — never overwritten) or --merge (imported
+The ground truth is the workspace's spanproof.groundTruthPath (.vscode/settings.json; default
+.spanproof/groundtruth.json). A workspace that already has one with questions is not touched unless
+--replace (the file is copied to <file>.bak, or .bak.1, … — never overwritten) or --merge (imported
 questions added by id; conflicts listed, your version kept) is given; an identical import writes nothing. When no row converts nothing is written and the exit status is 2.
 `)
     .action(async (format: string, input: string, opts: ImportCliOptions) => {
@@ -101,13 +127,14 @@ questions added by id; conflicts listed, your version kept) is given; an identic
       }
       if (opts.replace && opts.merge) throw new SpanproofError('bad-input', 'give either --replace or --merge, not both.', { field: '--replace/--merge', fix: '--replace replaces the existing ground truth; --merge adds the imported questions to it.' });
       const workspace = path.resolve(opts.workspace);
+      const groundTruthFile = importGroundTruthFile(workspace); // before the dataset is read: a refused setting costs nothing
       const result = await runImport(format as ImportFormat, input, { workspace, documents: opts.documents, minSimilarity });
       if (result.report.converted === 0) {
         // nothing to import: write nothing (SPEC §11), show why, exit 2
         process.stdout.write(opts.json ? `${JSON.stringify({ report: result.report, written: null }, null, 2)}\n` : `${humanReport(result.report, false)}\n`);
         throw nothingConvertedError(result);
       }
-      const written = await writeImport(result, workspace, { existing: opts.replace ? 'replace' : opts.merge ? 'merge' : 'refuse' });
+      const written = await writeImport(result, workspace, { existing: opts.replace ? 'replace' : opts.merge ? 'merge' : 'refuse', groundTruthFile });
       const corpus = await loadCorpus(workspace);
       const texts = new Map(corpus.documents.map((d) => [d.source, d.text]));
       // after --merge the file holds the questions already there too: its acceptance is the whole merged file's (it said 1/1 for a file of 11)

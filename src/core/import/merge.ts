@@ -3,6 +3,7 @@
  * (nothing is written), `replace` replaces the file (kept as a backup), `merge` adds the imported
  * questions by id to the existing file.
  */
+import * as path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { SpanproofError } from '../errors';
 import type { GroundTruthFile } from '../groundtruth';
@@ -45,6 +46,6 @@ export function mergeGroundTruth(existing: GroundTruthFile, imported: GroundTrut
 export function existingGroundTruthError(file: string, count: number): SpanproofError {
   return new SpanproofError('bad-input', `the workspace already has a ground truth with ${count} question(s); the import would replace it. Nothing was written.`, {
     file,
-    fix: 'pass --replace to replace it (the current file is kept as groundtruth.json.bak), or --merge to add the imported questions by id (an id already there keeps your version and is listed as a conflict); or import into another folder (--workspace DIR).',
+    fix: `pass --replace to replace it (the current file is kept as ${path.basename(file)}.bak), or --merge to add the imported questions by id (an id already there keeps your version and is listed as a conflict); or import into another folder (--workspace DIR).`,
   });
 }

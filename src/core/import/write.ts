@@ -1,8 +1,9 @@
 /**
  * Putting an import on disk (SPEC §11 `import`, §16): documents under the workspace (never
- * overwriting a different existing file), the ground truth to `.spanproof/groundtruth.json` (atomic;
- * an existing file is first copied to a `.bak` that does not overwrite an older backup), the graded
- * qrels as TREC text, and the conversion report as `.spanproof/import-report.json`.
+ * overwriting a different existing file), the ground truth to the workspace's ground-truth file
+ * (`spanproof.groundTruthPath`, default `.spanproof/groundtruth.json`; atomic; an existing file is first copied to a `.bak` that does not overwrite an older backup), the graded
+ * qrels as TREC text, and the conversion report as `.spanproof/import-report.json` — every one of
+ * them confined to the workspace by its real path.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
@@ -71,15 +72,19 @@ export function nothingConvertedError(result: ImportResult): SpanproofError {
  * An identical re-import leaves the ground truth (and its backups) alone. An existing ground truth
  * with a question the import would lose or change is refused (`opts.existing` 'refuse', the default: nothing written),
  * replaced after a backup ('replace') or merged by id ('merge', {@link mergeGroundTruth}) — #16 item 8.
+ * `opts.groundTruthFile` is the workspace's ground-truth file (absolute, or relative to `workspace`;
+ * default `.spanproof/groundtruth.json`) — the CLI passes the configured `spanproof.groundTruthPath`,
+ * so the import is guarded by, and lands in, the file validate and run read (fresh-user item 10).
  * @throws SpanproofError('bad-input') when the workspace's ground truth would be replaced under
  *   'refuse' ({@link existingGroundTruthError}; nothing written), when no row converted ({@link nothingConvertedError}; nothing
  *   written), when a different file exists where a document goes (fix: import into an empty folder),
+ *   when a path it writes leads out of the workspace ({@link resolveWritableInside}; nothing written),
  *   or when the workspace cannot be written (EACCES, EROFS, ENOTDIR…: names the path).
  */
-export async function writeImport(result: ImportResult, workspace: string, opts: { existing?: ExistingGroundTruth } = {}): Promise<WriteImportOutcome> {
+export async function writeImport(result: ImportResult, workspace: string, opts: { existing?: ExistingGroundTruth; groundTruthFile?: string } = {}): Promise<WriteImportOutcome> {
   if (result.report.converted === 0 || result.groundTruth.questions.length === 0) throw nothingConvertedError(result);
   const root = path.resolve(workspace);
-  const targets = importTargets(result, root); // refuses a path that leaves the workspace before anything is read or written
+  const targets = importTargets(result, root, opts.groundTruthFile ?? DEFAULT_SETTINGS.groundTruthPath); // refuses a path that leaves the workspace before anything is read or written
   const current = gtText(targets.groundTruth);
   const plan = groundTruthPlan(targets.groundTruth, current, result, opts.existing ?? 'refuse'); // refuses before anything is written
   try {
@@ -100,7 +105,7 @@ interface ImportTargets { root: string; stateDir: string; groundTruth: string; d
  * replaced the outside file).
  * @throws SpanproofError('bad-input') naming the path and the link ({@link resolveWritableInside}).
  */
-function importTargets(result: ImportResult, root: string): ImportTargets {
+function importTargets(result: ImportResult, root: string, groundTruthFile: string): ImportTargets {
   const inside = (rel: string, what: string): string => resolveWritableInside(root, rel, what, 'the workspace', ', or import into another --workspace; nothing was written.');
   const stateRel = path.dirname(DEFAULT_SETTINGS.groundTruthPath);
   const documents = result.documents.map((d) => {
@@ -112,7 +117,7 @@ function importTargets(result: ImportResult, root: string): ImportTargets {
   return {
     root,
     stateDir: inside(stateRel, `the import's files (${stateRel}/)`),
-    groundTruth: inside(DEFAULT_SETTINGS.groundTruthPath, 'the ground truth'),
+    groundTruth: inside(groundTruthFile, 'the ground truth'),
     documents,
     qrels: inside(path.join(stateRel, 'qrels.txt'), 'qrels.txt'),
     extras: Object.keys(result.extras ?? {}).map((name) => [name, inside(path.join(stateRel, `import-${name}.json`), `import-${name}.json`)]),
@@ -129,10 +134,11 @@ function wouldLose(mine: GroundTruthFile, imported: GroundTruthFile): boolean {
 /**
  * How many questions of the workspace's ground truth a plain import of `result` would lose or change
  * (0: no file, identical, or layout only) — the editor asks Replace / Merge when it is not 0.
+ * `groundTruthFile` as for {@link writeImport}.
  * @throws SpanproofError('bad-input') when the existing file is not a valid ground truth.
  */
-export function questionsAtRisk(result: ImportResult, workspace: string): number {
-  const gtFile = path.join(path.resolve(workspace), DEFAULT_SETTINGS.groundTruthPath);
+export function questionsAtRisk(result: ImportResult, workspace: string, groundTruthFile: string = DEFAULT_SETTINGS.groundTruthPath): number {
+  const gtFile = path.resolve(workspace, groundTruthFile);
   const current = gtText(gtFile);
   if (current === null) return 0;
   const mine = parseGroundTruth(current, gtFile);

@@ -63,13 +63,14 @@ export async function importDataset(sp: Spanproof): Promise<void> {
     return;
   }
   // #16 item 8: an import never replaces hand-written questions without the user saying so.
-  const atRisk = questionsAtRisk(result, workspace);
+  const groundTruthFile = f.store.confinedFile(); // spanproof.groundTruthPath: the file the store reads (fresh-user item 10)
+  const atRisk = questionsAtRisk(result, workspace, groundTruthFile);
   const summary = `Spanproof: ${r.rowsRead} rows read, ${r.converted} questions converted, ${r.rejected.length} rejected; ${result.documents.length} document(s).`;
   const ok = atRisk === 0
     ? await vscode.window.showWarningMessage(`${summary} Write them to ${workspace}?`, { modal: true }, 'Import')
     : await vscode.window.showWarningMessage(`${summary} The workspace already has a ground truth; ${atRisk} of its questions would be replaced.`, { modal: true, detail: 'Merge adds the imported questions by id (an id already there keeps your version and is listed). Replace swaps the file for the import; the current file is kept as a backup (groundtruth.json.bak, or .bak.N).' }, 'Merge', 'Replace');
   if (!ok) return;
-  const out = await writeImport(result, workspace, { existing: ok === 'Merge' ? 'merge' : 'replace' });
+  const out = await writeImport(result, workspace, { existing: ok === 'Merge' ? 'merge' : 'replace', groundTruthFile });
   if (out.merge?.conflicts.length) sp.output.info(`import ${fmt.id}: ${out.merge.conflicts.length} id(s) already in the ground truth with other content kept your version: ${out.merge.conflicts.join(', ')}`);
   sp.output.info(`import ${fmt.id} ${picked[0].fsPath}: ${JSON.stringify(r)}`);
   await f.store.load();

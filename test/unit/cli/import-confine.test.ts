@@ -68,7 +68,7 @@ function squadFile(root: string): string {
   writeFileSync(file, JSON.stringify({ version: 'v2.0', data: [{ title: 'x', paragraphs: [{ context: c, qas: [{ id: 'a', question: 'q?', answers: [{ text: 'It uses Pydantic', answer_start: 17 }] }] }] }] }));
   return file;
 }
-const GT = (id: string): string => JSON.stringify({ spanproof: 1, questions: [{ id, question: 'mine?', evidence: [{ source: 'a.md', exact: 'mine' }] }] }, null, 2) + '\n';
+const GT = (id: string): string => JSON.stringify({ spanproof: 1, questions: [{ id, question: 'mine?', evidence: [{ source: 'a.md', exact: 'These are mine, all of them.' }] }] }, null, 2) + '\n';
 
 for (const c of [
   { name: 'ws/squad -> ../outside (documents)', link: 'squad', to: '../outside', args: [] as string[] },
@@ -107,4 +107,52 @@ test('item 8: links that stay inside the workspace (and a linked workspace) are 
   const r = await runCli(['import', 'squad', squadFile(root), '--workspace', path.join(root, 'ws'), '--replace']);
   assert.equal(r.code, 0, r.stderr);
   assert.match(readFileSync(path.join(real, 'qa', 'gt.json'), 'utf8'), /"It uses Pydantic/);
+});
+
+/** A workspace whose .vscode/settings.json sets spanproof.groundTruthPath to `setting`. */
+function configuredWorkspace(root: string, setting: string): string {
+  const ws = path.join(root, 'ws');
+  mkdirSync(path.join(ws, '.vscode'), { recursive: true });
+  mkdirSync(path.join(ws, 'qa'));
+  writeFileSync(path.join(ws, 'a.md'), 'These are mine, all of them.\n');
+  writeFileSync(path.join(ws, 'qa', 'gt.json'), GT('mine'));
+  writeFileSync(path.join(ws, '.vscode', 'settings.json'), JSON.stringify({ 'spanproof.groundTruthPath': setting }));
+  return ws;
+}
+
+test('item 10: import guards and writes the configured spanproof.groundTruthPath (qa/gt.json), which validate then reads', async (t) => {
+  const root = tempDir('spanproof-import-gtpath-', t);
+  const ws = configuredWorkspace(root, 'qa/gt.json');
+  const sq = squadFile(root);
+  const refused = await runCli(['import', 'squad', sq, '--workspace', ws]);
+  assert.equal(refused.code, 2, refused.stdout + refused.stderr);
+  assert.match(refused.stderr, /qa[/\\]gt\.json: the workspace already has a ground truth with 1 question\(s\)/);
+  assert.ok(!existsSync(path.join(ws, '.spanproof', 'groundtruth.json')), 'no second ground truth beside the configured one');
+  assert.equal(readFileSync(path.join(ws, 'qa', 'gt.json'), 'utf8'), GT('mine'));
+
+  const merged = await runCli(['import', 'squad', sq, '--workspace', ws, '--merge', '--json']);
+  assert.equal(merged.code, 0, merged.stderr);
+  const out = JSON.parse(merged.stdout) as { written: { groundTruthFile: string }; acceptance: { total: number } };
+  assert.equal(out.written.groundTruthFile, path.join(ws, 'qa', 'gt.json'));
+  assert.equal(out.acceptance.total, 2);
+  assert.ok(!existsSync(path.join(ws, '.spanproof', 'groundtruth.json')));
+  const gt = JSON.parse(readFileSync(path.join(ws, 'qa', 'gt.json'), 'utf8')) as { questions: Array<{ id: string }> };
+  assert.deepEqual(gt.questions.map((q) => q.id), ['mine', 'a']);
+  assert.ok(existsSync(path.join(ws, '.spanproof', 'import-report.json')), 'the import report stays in .spanproof/');
+  const v = await runCli(['validate', '--workspace', ws, '--json']);
+  assert.equal(v.code, 0, v.stdout + v.stderr);
+  const acceptance = JSON.parse(v.stdout) as { total: number; resolved: number };
+  assert.deepEqual([acceptance.total, acceptance.resolved], [2, 2], 'validate reads the merged qa/gt.json');
+});
+
+test('item 10: a spanproof.groundTruthPath leaving the workspace is refused by import (exit 2 naming the setting); nothing written', async (t) => {
+  const root = tempDir('spanproof-import-gtpath-out-', t);
+  const ws = configuredWorkspace(root, '../outside/gt.json');
+  mkdirSync(path.join(root, 'outside'));
+  const r = await runCli(['import', 'squad', squadFile(root), '--workspace', ws]);
+  assert.equal(r.code, 2, r.stdout + r.stderr);
+  assert.match(r.stderr, /spanproof\.groundTruthPath/);
+  assert.match(r.stderr, /Fix: /);
+  assert.deepEqual(filesUnder(path.join(root, 'outside')), []);
+  assert.ok(!existsSync(path.join(ws, 'squad')));
 });
