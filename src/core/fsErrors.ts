@@ -3,7 +3,7 @@
  * {@link outputPathError} turns them into SpanproofError('bad-input') (CLI exit 2) naming the path and
  * the fix. Anything else is returned unchanged so it still surfaces as an internal error (exit 3).
  */
-import { statSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { SpanproofError, isSpanproofError } from './errors';
 
@@ -79,4 +79,22 @@ export function checkOutputFile(file: string, what: string, example: string, ove
   const kind = !st || st.isFile() ? null : st.isFIFO() ? 'a named pipe (FIFO)' : st.isSocket() ? 'a socket' : st.isCharacterDevice() || st.isBlockDevice() ? 'a device' : 'not a regular file';
   if (kind) throw new SpanproofError('bad-input', `cannot write ${what}: it is ${kind}, not a regular file; it was not touched.`, { file, fix: `give the path of a regular file, e.g. ${example} in the current folder (or leave ${what} out to print to stdout).` }); // not beside the device: /dev/report.md is no place for a report
   if (st && !overwrite) throw new SpanproofError('bad-input', `${what} would overwrite an existing file.`, { file, fix: `choose another file, or add ${forceFlag} to replace it.` });
+  // Questions someone wrote by hand are never the price of a mistyped --out (a link to it counts too).
+  if (st && isGroundTruthFile(file, Number(st.size))) throw new SpanproofError('bad-input', `${what} is a Spanproof ground-truth file; ${forceFlag} never replaces one.`, { file, fix: `write to another file, e.g. ${example}.` });
+}
+
+/** Largest file {@link isGroundTruthFile} parses (a ground truth of ~100k questions); a larger one is not taken for one. */
+const GROUND_TRUTH_SNIFF_BYTES = 64 * 1024 * 1024;
+
+/** True when `file` (of `size` bytes) holds one JSON object with a numeric `spanproof` version and a `questions` array — a ground truth by any name. */
+function isGroundTruthFile(file: string, size: number): boolean {
+  if (size > GROUND_TRUTH_SNIFF_BYTES) return false;
+  try {
+    const text = readFileSync(file, 'utf8');
+    if (!/^\uFEFF?\s*\{/.test(text)) return false;
+    const v = JSON.parse(text.replace(/^\uFEFF/, '')) as { spanproof?: unknown; questions?: unknown };
+    return typeof v.spanproof === 'number' && Array.isArray(v.questions);
+  } catch {
+    return false; // unreadable, not JSON, nested too deep: not a ground truth this check can protect
+  }
 }

@@ -9,11 +9,12 @@
  */
 import * as path from 'node:path';
 import type { Command } from 'commander';
-import { existsSync } from 'node:fs';
+import { existsSync, realpathSync } from 'node:fs';
 import { chunkCorpus, CHUNKER_IDS } from '../../core/chunking';
 import { loadCorpus } from '../../core/corpus';
 import { openAtomicFile, type AtomicFile } from '../../core/files';
 import { checkOutputFile, outputPathError } from '../../core/fsErrors';
+import { SpanproofError } from '../../core/errors';
 import { loadRunModels, type RunModels } from '../../core/grid/models';
 import { resolveCacheDir } from '../../core/runs';
 import type { SetExit } from './index';
@@ -54,6 +55,7 @@ chunker parameters (chunkerParams), the corpus globs and, for "semantic", the em
       if (!toStdout) checkOutputFile(out, '--out', 'chunks.jsonl', opts.force === true);
       const corpus = await loadCorpus(opts.workspace, { include: settings.include, exclude: settings.exclude, maxFileBytes: settings.maxFileBytes });
       for (const s of corpus.skipped) process.stderr.write(`spanproof: skipped ${s.source}: ${s.reason} (${s.detail})\n`);
+      if (!toStdout) refuseCorpusDocument(out, opts.workspace, corpus.documents.map((d) => d.source));
       const params = settings.chunkerParams;
       let file: AtomicFile;
       try {
@@ -84,4 +86,19 @@ chunker parameters (chunkerParams), the corpus globs and, for "semantic", the em
       }
       setExit(0);
     });
+}
+
+/**
+ * `--out` must not be a document of the corpus being chunked, even with --force (the chunks would
+ * replace the text they were cut from). Compared by real path under the workspace.
+ * @throws SpanproofError('bad-input') naming the file and the document.
+ */
+function refuseCorpusDocument(out: string, workspace: string, sources: readonly string[]): void {
+  let rel: string;
+  try {
+    rel = path.relative(realpathSync(workspace), realpathSync(out)).split(path.sep).join('/');
+  } catch {
+    return; // --out does not exist yet: nothing to protect
+  }
+  if (sources.includes(rel)) throw new SpanproofError('bad-input', `--out is a document of the corpus being chunked (${rel}); --force never replaces one.`, { file: out, fix: 'write the chunks to another file, e.g. chunks.jsonl.' });
 }

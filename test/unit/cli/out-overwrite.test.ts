@@ -5,7 +5,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { linkSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { tempDir } from '../../helpers/tmp';
 import { runCli as cli } from '../../helpers/cli';
@@ -37,4 +37,29 @@ test('report --out and chunks --out refuse an existing file without --force and 
   const forcedChunks = await cli(['chunks', '--workspace', root, '--chunkers', 'fixed', '--out', chunks, '--force']);
   assert.equal(forcedChunks.code, 0, forcedChunks.stderr);
   assert.match(readFileSync(chunks, 'utf8'), /^\{"chunker":"fixed"/);
+});
+
+test('--force never replaces a ground-truth file (by any name, through a symbolic or hard link) nor, for chunks, a document of the corpus it reads (fresh-user pass)', async (t) => {
+  const root = tempDir('spanproof-out-force-', t);
+  mkdirSync(path.join(root, '.spanproof'));
+  const gt = path.join(root, '.spanproof', 'groundtruth.json');
+  const GT = '{\n  "questions": [],\n  "spanproof": 1\n}\n'; // key order as a hand or another tool wrote it
+  writeFileSync(gt, GT);
+  symlinkSync(gt, path.join(root, 'gtlink'));
+  linkSync(gt, path.join(root, 'hard.json'));
+  const doc = path.join(root, 'a.md');
+  writeFileSync(doc, '# A\n\nSome text.\n');
+  const runDir = writeEmptySucceededRun(root, 'r1');
+  for (const target of [gt, path.join(root, 'gtlink'), path.join(root, 'hard.json')]) {
+    for (const args of [['report', runDir], ['chunks', '--workspace', root, '--chunkers', 'fixed']]) {
+      const r = await cli([...args, '--out', target, '--force']);
+      assert.equal(r.code, 2, `${args[0]} ${target}: ${r.stderr}`);
+      assert.match(r.stderr, /is a Spanproof ground-truth file; --force never replaces one\. Fix: /, r.stderr);
+      assert.equal(readFileSync(gt, 'utf8'), GT, 'untouched');
+    }
+  }
+  const c = await cli(['chunks', '--workspace', root, '--chunkers', 'fixed', '--out', doc, '--force']);
+  assert.equal(c.code, 2, c.stderr);
+  assert.match(c.stderr, /is a document of the corpus being chunked \(a\.md\); --force never replaces one\. Fix: /);
+  assert.equal(readFileSync(doc, 'utf8'), '# A\n\nSome text.\n');
 });
