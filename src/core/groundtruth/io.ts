@@ -42,6 +42,11 @@ async function readText(file: string): Promise<string> {
         file, fix: 'create it in the editor (Spanproof: New Question from Selection), import one with `spanproof import`, or pass --groundtruth FILE.', cause: e,
       });
     }
+    if (code === 'EISDIR') {
+      throw new SpanproofError('bad-input', 'the ground-truth path is a folder, not a file.', {
+        file, fix: `point --groundtruth or the groundTruthPath setting (spanproof.groundTruthPath in .vscode/settings.json) at a JSON file, e.g. ${path.join(file, 'groundtruth.json')}.`, cause: e,
+      });
+    }
     throw new SpanproofError('bad-input', `cannot read the ground-truth file (${code ?? String(e)}).`, { file, fix: 'check that the path is a readable file.', cause: e });
   }
   try {

@@ -91,3 +91,12 @@ test('--groundtruth and a --config file may name a file outside the workspace; a
   assert.equal(cfg.code, 0, cfg.stderr);
   assert.equal((JSON.parse(cfg.stdout) as { total: number }).total, 1, 'read from the absolute path itself (it was joined under the workspace: "ground-truth file not found")');
 });
+
+test('a groundTruthPath that names a folder ("", ".", a corpus folder) says so and names the setting, exit 2', async (t) => {
+  for (const value of ['', '.', 'sub']) {
+    const l = layout(t, (x) => { mkdirSync(join(x.ws, 'sub'), { recursive: true }); return value; });
+    const r = await runCli(['validate', '--workspace', l.ws]);
+    assert.equal(r.code, 2, r.stderr);
+    assert.match(r.stderr, /the ground-truth path is a folder, not a file\. Fix: point --groundtruth or the groundTruthPath setting \(spanproof\.groundTruthPath in \.vscode\/settings\.json\) at a JSON file/, `${JSON.stringify(value)}: ${r.stderr}`);
+  }
+});
