@@ -12,7 +12,7 @@ import type { z } from 'zod';
 import { SpanproofError, errorOfProblems, isSpanproofError, type SpanproofProblem } from '../errors';
 import { validateChunkerParams } from '../chunking/params';
 import { resolvePrimaryMetric } from '../metrics/registry';
-import { RUN_SETTINGS_SCHEMA } from './schema';
+import { MIN_RESAMPLES, RUN_SETTINGS_SCHEMA } from './schema';
 import { closestName } from '../text/similar';
 import { settingValues } from './walk';
 import { expectedItemText, expectedValueText, settingAt, settingKeysAt } from './describe';
@@ -180,11 +180,7 @@ export interface SettingsSource {
   offered?: Partial<Record<keyof RunSettings, string>>;
 }
 
-/**
- * Fewest bootstrap resamples a run accepts: with B = 0 every interval was NaN and the verdict named a
- * wrong "cheapest" config; below ~100 the 2.5 % / 97.5 % percentiles rest on one or two resamples.
- */
-export const MIN_RESAMPLES = 100;
+export { MIN_RESAMPLES } from './schema';
 
 /**
  * Largest result list (`k`) and candidate pool (`poolSize`) a run accepts: beyond it a value is a slip

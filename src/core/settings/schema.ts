@@ -83,6 +83,28 @@ function group<S extends z.ZodRawShape>(shape: S, meta: GroupMeta = {}) {
 const posInt = z.number().int().positive();
 const nonNegInt = z.number().int().nonnegative();
 
+/**
+ * Most threads per ONNX session (`threads`). A workspace file may set it (it is not restricted), and
+ * onnxruntime spins up and joins its pool without heeding signals: 1000 threads held a run at 100 %
+ * CPU past Ctrl-C, 100000 grew to 16 GB. 64 is beyond the useful parallelism of one session on the
+ * machines we run on (2 is the measured best for the exact search, src/core/retrieval/dense-ort.ts).
+ */
+export const MAX_THREADS = 64;
+
+/**
+ * Fewest bootstrap resamples a run accepts: with B = 0 every interval was NaN and the verdict named a
+ * wrong "cheapest" config; below ~100 the 2.5 % / 97.5 % percentiles rest on one or two resamples.
+ */
+export const MIN_RESAMPLES = 100;
+
+/**
+ * Most bootstrap resamples a run accepts: 50 × SPEC §7.4's B = 2000. The resamples are B arrays of n
+ * question indices held at once (4·B·n bytes: 100000 × 1000 questions = 400 MB); 10⁸ ran V8 out of
+ * memory (exit 134, the run left `running`). Past ~10000 the Monte Carlo error of a 95 % percentile
+ * interval is far below its sampling error over questions, so more buys nothing.
+ */
+export const MAX_RESAMPLES = 100_000;
+
 /** The built-in chunkers (SPEC §4), in the default grid's order. */
 export const CHUNKER_IDS = ['fixed', 'recursive', 'sentence', 'heading', 'semantic'] as const;
 /** The retrievers (SPEC §5.1), in the default grid's order. */
@@ -195,10 +217,10 @@ export const RUN_SETTINGS_SCHEMA = z.strictObject({
     margin: setting(z.number().gt(0).lt(1), 0.05, { description: 'Non-inferiority margin δ of the verdict, in units of the primary metric: the cheapest config whose paired 95% CI of (config − best) has a lower bound ≥ −δ is recommended.' }),
   }, { invalidates: 'ranking', category: 'verdict', scope: 'resource' }),
   bootstrap: group({
-    resamples: setting(nonNegInt, 2000, { description: 'Bootstrap resamples B for confidence intervals (a run needs at least 100).' }),
+    resamples: setting(z.number().int().min(MIN_RESAMPLES).max(MAX_RESAMPLES), 2000, { description: `Bootstrap resamples B for confidence intervals (${MIN_RESAMPLES} to ${MAX_RESAMPLES}).` }),
     seed: setting(z.number().int(), 42, { description: 'Bootstrap seed.' }),
   }, { invalidates: 'metrics', category: 'verdict', scope: 'resource' }),
-  threads: setting(posInt, 2, { category: 'retrieval', scope: 'machine-overridable', invalidates: 'retrieval', description: 'Threads per ONNX session.' }),
+  threads: setting(posInt.max(MAX_THREADS), 2, { category: 'retrieval', scope: 'machine-overridable', invalidates: 'retrieval', description: `Threads per ONNX session (1 to ${MAX_THREADS}).` }),
   judge: group({
     endpoint: setting(z.string(), '', { restricted: true, description: 'OpenAI-compatible endpoint for generation/judging (opt-in). Needs a trusted workspace; the API key lives in SecretStorage.' }),
     generatorModel: setting(z.string(), '', { restricted: true, description: 'Generator model name at the endpoint.' }),

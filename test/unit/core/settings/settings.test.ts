@@ -193,3 +193,14 @@ test('validateRunSettings refuses bootstrap.resamples below 100 (B = 0 gave NaN 
   assert.match(q.message, /minQuoteLength \(50\) is larger than maxQuoteLength \(40\), so every quote would be rejected/);
   validateRunSettings({ ...DEFAULT_SETTINGS, minQuoteLength: 40, maxQuoteLength: 40 });
 });
+
+test('threads and bootstrap.resamples have an upper bound: a workspace file cannot ask for 1000 ONNX threads (a hang deaf to Ctrl-C; 100000 took 16 GB) or 10⁸ resamples (V8 out of memory, exit 134)', () => {
+  const fixOf = (input: unknown) => {
+    try { parseRunSettings(input, 'cfg.json'); } catch (e) { assert.ok(isSpanproofError(e) && e.code === 'bad-input', String(e)); return [e.field, e.fix]; }
+    return assert.fail(`no error for ${JSON.stringify(input)}`);
+  };
+  for (const threads of [65, 1000, 100000]) assert.deepEqual(fixOf({ threads }), ['threads', 'set threads to a whole number from 1 to 64, e.g. 2 (the default).']);
+  assert.equal(parseRunSettings({ threads: 64 }).threads, 64);
+  for (const resamples of [100001, 1e8]) assert.deepEqual(fixOf({ bootstrap: { resamples } }), ['bootstrap.resamples', 'set bootstrap.resamples to a whole number from 100 to 100000, e.g. 2000 (the default).']);
+  assert.equal(parseRunSettings({ bootstrap: { resamples: 100000 } }).bootstrap.resamples, 100000);
+});
