@@ -7,6 +7,7 @@
  */
 import { parse, printParseErrorCode, type ParseError } from 'jsonc-parser';
 import { SpanproofError } from '../errors';
+import { MAX_JSON_DEPTH, tooDeepTextPath } from './jsonDepth';
 
 /** 1-based line and column (UTF-16 code units) of `offset` in `text`; lines end at `\n`, `\r\n` or `\r`. */
 export function lineColumnAt(text: string, offset: number): { line: number; column: number } {
@@ -35,8 +36,13 @@ const WORDS: Record<string, string> = {
   InvalidCharacter: 'an invalid character in a string',
 };
 
-/** The first syntax error of `text` with its position, or null when it parses. */
+/**
+ * The first syntax error of `text` with its position, or null when it parses — or when it is nested
+ * deeper than {@link MAX_JSON_DEPTH} (jsonc-parser recurses per level and would overflow the stack;
+ * such a text is refused for its depth, see {@link parseJsonText}).
+ */
 export function jsonSyntaxError(text: string, opts: { jsonc?: boolean } = {}): { line: number; column: number; message: string } | null {
+  if (tooDeepTextPath(text) !== null) return null;
   const errors: ParseError[] = [];
   parse(text, errors, { allowTrailingComma: opts.jsonc === true, disallowComments: opts.jsonc !== true, allowEmptyContent: false });
   const e = errors[0];
@@ -75,14 +81,17 @@ export function jsonParseError(text: string, file: string, fix: string, cause?: 
 
 /**
  * Parses a JSON text (`jsonc`: comments and trailing commas allowed, as in VS Code's settings.json).
- * A leading BOM is ignored.
+ * A leading BOM is ignored. A JSONC text nested deeper than {@link MAX_JSON_DEPTH} is refused before
+ * jsonc-parser (recursive) sees it.
  * @throws SpanproofError('bad-input') naming `file`, `line L, column C` and `fix`; for an empty (or
- *   blank) text, saying that the file is empty.
+ *   blank) text, saying that the file is empty; for a JSONC text nested too deep, naming the JSON path.
  */
 export function parseJsonText(text: string, file: string, fix: string, opts: { jsonc?: boolean } = {}): unknown {
   const t = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   if (t.trim() === '') throw new SpanproofError('bad-input', 'the file is empty.', { file, fix: 'write its JSON content, or give the right file.' });
   if (opts.jsonc) {
+    const deep = tooDeepTextPath(t);
+    if (deep) throw new SpanproofError('bad-input', `nested more than ${MAX_JSON_DEPTH} levels deep; not read.`, { file, field: deep, fix: 'remove the deeply nested value (settings nest a few levels at most).' });
     const bad = jsonSyntaxError(t, opts);
     if (bad) throw new SpanproofError('bad-input', `not valid JSONC: ${bad.message}.`, { file, field: `line ${bad.line}, column ${bad.column}`, fix });
     return parse(t, [], { allowTrailingComma: true });
