@@ -6,13 +6,14 @@
 import { SpanproofError } from '../errors';
 
 /**
- * The format number `data[key]` when it is a number greater than `supported` (a newer Spanproof wrote
- * the file), else null (this build's format, an older one, or no number — the schema decides those).
+ * The format number `data[key]` when it is a whole number greater than `supported` (a newer Spanproof
+ * wrote the file), else null (this build's format, an older one, or no format number — the schema
+ * decides those). Format numbers are whole: `1.5` is damage, not a newer version.
  */
 export function newerFormat(data: unknown, supported: number, key = 'spanproof'): number | null {
   if (typeof data !== 'object' || data === null || Array.isArray(data)) return null;
   const v = (data as Record<string, unknown>)[key];
-  return typeof v === 'number' && Number.isFinite(v) && v > supported ? v : null;
+  return typeof v === 'number' && Number.isSafeInteger(v) && v > supported ? v : null;
 }
 
 /**

@@ -38,7 +38,7 @@ const questionSchema = z.looseObject({
 }).meta({ description: 'A question with the evidence spans that answer it.' });
 
 const fileSchema = z.looseObject({
-  spanproof: z.literal(1).meta({ description: 'Format version of the ground-truth file: 1.' }),
+  spanproof: z.literal(1, { error: (iss) => (iss.input === undefined ? undefined : `invalid format version ${typeof iss.input === 'number' ? String(iss.input) : JSON.stringify(iss.input)} (a whole number; this version reads 1)`) }).meta({ description: 'Format version of the ground-truth file: 1.' }),
   corpus: z.string().optional().meta({ description: 'Optional note on the corpus the questions are about.' }),
   questions: z.array(questionSchema).meta({ description: 'The questions (may be empty).' }),
 }).superRefine((f, ctx) => {

@@ -50,6 +50,13 @@ test('parseGroundTruth names the JSON path and the fix', () => {
   e = badInput(JSON.stringify({ spanproof: 2, questions: [] }));
   assert.equal(e.field, 'spanproof');
   assert.match(e.message, /written by a newer Spanproof \(format 2\); update Spanproof/);
+  // a format number that is not a whole number is damage, not a newer Spanproof (fresh-user item 12)
+  for (const v of ['1.5', '2.5', '1e400']) {
+    e = badInput(`{"spanproof": ${v}, "questions": []}`);
+    assert.equal(e.field, 'spanproof');
+    assert.doesNotMatch(e.message, /newer/);
+    assert.match(e.message, new RegExp(`spanproof: invalid format version ${v === '1e400' ? 'Infinity' : v.replace('.', '\\.')} \\(a whole number; this version reads 1\\)\\. Fix: set "spanproof": 1`));
+  }
   e = badInput(JSON.stringify({ spanproof: 1, questions: [{ id: 'a', question: 'x', evidence: [{ source: 's', exact: 'e' }], match: 'some' }] }));
   assert.equal(e.field, 'questions[0].match');
   e = badInput(JSON.stringify({ spanproof: 1, questions: [{ id: 'a', question: 'x', evidence: [{ source: 's', exact: 'e' }] }, { id: 'a', question: 'y', evidence: [{ source: 's', exact: 'e' }] }] }));
