@@ -5,7 +5,7 @@
  * settings files); the value comes from `JSON.parse` for strict JSON (so big integers, `__proto__`
  * keys and duplicate keys behave as everywhere else) and from jsonc-parser for JSONC.
  */
-import { parse, printParseErrorCode, type ParseError } from 'jsonc-parser';
+import { parse, parseTree, printParseErrorCode, type Node, type ParseError } from 'jsonc-parser';
 import { SpanproofError } from '../errors';
 import { MAX_JSON_DEPTH, tooDeepTextPath } from './jsonDepth';
 
@@ -94,11 +94,32 @@ export function parseJsonText(text: string, file: string, fix: string, opts: { j
     if (deep) throw new SpanproofError('bad-input', `nested more than ${MAX_JSON_DEPTH} levels deep; not read.`, { file, field: deep, fix: 'remove the deeply nested value (settings nest a few levels at most).' });
     const bad = jsonSyntaxError(t, opts);
     if (bad) throw new SpanproofError('bad-input', `not valid JSONC: ${bad.message}.`, { file, field: `line ${bad.line}, column ${bad.column}`, fix });
-    return parse(t, [], { allowTrailingComma: true });
+    return jsoncValue(t);
   }
   try {
     return JSON.parse(t);
   } catch (e) {
     throw jsonParseError(t, file, fix, e);
   }
+}
+
+/**
+ * The value of a JSONC text that parses (checked by the caller), built with own keys only: a
+ * `"__proto__"` key stays an ordinary key, as with `JSON.parse` — jsonc-parser's `parse` assigns it,
+ * which sets the object's prototype (a settings.json's `{"__proto__": {"x": 1}}` then showed up as an
+ * inherited key `x`). Duplicate keys: the last wins. Recursive: the caller bounds the depth first.
+ */
+function jsoncValue(text: string): unknown {
+  const root = parseTree(text, [], { allowTrailingComma: true });
+  const value = (n: Node): unknown => {
+    if (n.type === 'array') return (n.children ?? []).map(value);
+    if (n.type !== 'object') return n.value;
+    const o: Record<string, unknown> = {};
+    for (const p of n.children ?? []) {
+      const [key, v] = p.children ?? [];
+      if (key && v) Object.defineProperty(o, key.value as string, { value: value(v), enumerable: true, writable: true, configurable: true });
+    }
+    return o;
+  };
+  return root ? value(root) : undefined;
 }

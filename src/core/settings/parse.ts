@@ -51,9 +51,9 @@ function keyPath(path: readonly PropertyKey[]): string {
   return path.reduce<string>((acc, seg) => (typeof seg === 'number' ? `${acc}[${seg}]` : acc ? `${acc}.${String(seg)}` : String(seg)), '');
 }
 
-/** A value quoted for a message (JSON, at most 60 characters). */
+/** A value quoted for a message (JSON, at most 60 characters; a number out of a double's range, `1e400`, is `Infinity`, not JSON's `null`). */
 function shown(x: unknown): string {
-  const j = JSON.stringify(x) ?? String(x);
+  const j = typeof x === 'number' ? String(x) : JSON.stringify(x) ?? String(x);
   return j.length > 60 ? `${j.slice(0, 57)}…` : j;
 }
 

@@ -189,3 +189,12 @@ test('the note for an unused workspace key ends in one mark: "did you mean …?"
   assert.equal(ignoredSettingNote({ key: 'spanproof.chunkr', reason: 'not a run setting of this version; did you mean spanproof.chunkers?' }), `note: spanproof.chunkr in ${join('.vscode', 'settings.json')} is not used: not a run setting of this version; did you mean spanproof.chunkers?\n`);
   assert.match(ignoredSettingNote({ key: 'spanproof.judge.endpoint', reason: 'endpoints are taken only from --config or flags' }), /flags\.\n$/);
 });
+
+test('fresh-user item 12: a "__proto__" key inside a setting of .vscode/settings.json is an unknown key like any other (a note naming it), never a prototype', (t) => {
+  const ws = workspace(t, '{ "spanproof.weights": { "__proto__": { "x": 1 }, "latency": 0.5 }, "spanproof.chunkerParams": { "fixed": { "__proto__": { "size": 5 } } } }');
+  const r = resolveCliSettings({ workspace: ws }, true);
+  assert.deepEqual(r.ignored.map((i) => i.key), ['spanproof.weights.__proto__', 'spanproof.chunkerParams.fixed.__proto__']);
+  assert.equal(r.settings.weights.latency, 0.5);
+  assert.equal(r.settings.chunkerParams.fixed.size, 800);
+  assert.equal(({} as Record<string, unknown>).x, undefined);
+});

@@ -204,3 +204,12 @@ test('threads and bootstrap.resamples have an upper bound: a workspace file cann
   for (const resamples of [100001, 1e8]) assert.deepEqual(fixOf({ bootstrap: { resamples } }), ['bootstrap.resamples', 'set bootstrap.resamples to a whole number from 100 to 100000, e.g. 2000 (the default).']);
   assert.equal(parseRunSettings({ bootstrap: { resamples: 100000 } }).bootstrap.resamples, 100000);
 });
+
+test('a number too large for a double (1e400) is shown as Infinity, not null', () => {
+  try { parseRunSettings(JSON.parse('{"k": 1e400, "tau": -1e400}'), 'cfg.json'); } catch (e) {
+    assert.ok(isSpanproofError(e));
+    assert.deepEqual(e.problems?.map((p) => p.message.split(' (')[0]), ['Infinity is not valid', '-Infinity is not valid']);
+    return;
+  }
+  assert.fail('no error');
+});
