@@ -11,7 +11,7 @@ import * as path from 'node:path';
 import { SpanproofError } from '../../core/errors';
 import type { Command } from 'commander';
 import { stableStringify, workspaceOfRunDir } from '../../core/runs';
-import { ignoredSettingNote, mergeSettingsLayers, readSettingsLayers, settingOrigins, type RunSettings } from '../../core/settings';
+import { mergeSettingsLayers, readSettingsLayers, settingOrigins, workspaceSettingsNotes, type RunSettings } from '../../core/settings';
 import { addJudgeOptions, generationText, runGenerateStep, type JudgeCliOptions } from '../judge';
 import type { SetExit } from './index';
 import { EXIT } from '../exit';
@@ -57,8 +57,7 @@ function workspaceJudgeSettings(runDir: string, given: string | undefined, quiet
   }
   const ws = given ?? workspaceOfRunDir(runDir, recorded);
   if (!ws) return {};
-  const { workspace, layers } = readSettingsLayers(ws);
-  if (!quiet) for (const i of workspace.ignored) process.stderr.write(ignoredSettingNote(i));
+  const { layers } = readSettingsLayers(ws, undefined, quiet ? undefined : (w) => process.stderr.write(workspaceSettingsNotes(w)));
   const set = settingOrigins(mergeSettingsLayers(layers), layers).filter((x) => x.key.startsWith('judge.') && x.from !== 'default');
   return Object.fromEntries(set.map((x) => [x.key.slice('judge.'.length), x.value]));
 }

@@ -19,7 +19,7 @@ import type { Command } from 'commander';
 import { SpanproofError } from '../../core/errors';
 import { InProcessGridClient } from '../../worker/inProcess';
 import { groundTruthLocation } from '../../core/groundtruth';
-import { CHUNKER_IDS, RETRIEVER_IDS, WORKSPACE_SETTINGS_FILE, ignoredSettingNote, mergeSettingsLayers, readSettingsLayers, settingOrigins, validateRunSettings, type SettingOrigin, type SettingsLayer, type WorkspaceSettings } from '../../core/settings';
+import { CHUNKER_IDS, RETRIEVER_IDS, WORKSPACE_SETTINGS_FILE, mergeSettingsLayers, readSettingsLayers, settingOrigins, validateRunSettings, workspaceSettingsNotes, type SettingOrigin, type SettingsLayer, type WorkspaceSettings } from '../../core/settings';
 import { assertNewOutDir, readRun, resolveCacheDir, resolveRunsRoot, stableStringify } from '../../core/runs';
 import { parseShardSpec } from '../../core/grid/shard';
 import { exportRunToMlflow } from '../../core/export/mlflow';
@@ -110,12 +110,11 @@ type SettingsOptions = Pick<RunOptions, 'workspace' | 'config' | 'chunkers' | 'r
 /**
  * The run settings and where each came from: defaults ← `<workspace>/.vscode/settings.json`
  * (`spanproof.*`, as the editor reads them; restricted keys left out) ← `--config` ← flags (#16 item 19).
- * Ignored workspace keys are said on stderr (unless `quiet`).
+ * Ignored workspace keys are said on stderr (unless `quiet`), also when a value is wrong.
  */
-export function resolveCliSettings(o: SettingsOptions, quiet = false): { settings: RunSettings; origins: SettingOrigin[]; ignored: WorkspaceSettings['ignored']; layers: SettingsLayer[] } {
-  const { workspace: ws, layers } = readSettingsLayers(o.workspace ?? '.', o.config || undefined);
+export function resolveCliSettings(o: SettingsOptions, quiet = false): { settings: RunSettings; origins: SettingOrigin[]; ignored: WorkspaceSettings['ignored']; unlisted: number; layers: SettingsLayer[] } {
+  const { workspace: ws, layers } = readSettingsLayers(o.workspace ?? '.', o.config || undefined, quiet ? undefined : (w) => process.stderr.write(workspaceSettingsNotes(w)));
   const s = mergeSettingsLayers(layers);
-  if (!quiet) for (const i of ws.ignored) process.stderr.write(ignoredSettingNote(i));
   const over: Partial<RunSettings> = {};
   const flags: Partial<Record<keyof RunSettings, string>> = {};
   if (o.chunkers !== undefined) { over.chunkers = parseListFlag('--chunkers', o.chunkers, CHUNKER_IDS, 'chunker'); flags.chunkers = '--chunkers'; }
@@ -130,7 +129,7 @@ export function resolveCliSettings(o: SettingsOptions, quiet = false): { setting
   const merged: RunSettings = over.externalRetrievers ? parseRunSettings({ ...s, ...over }, '--retriever-cmd/--retriever-url') : { ...s, ...over };
   // Cross-key checks before anything runs, naming the flag or the file key to change.
   validateRunSettings(merged, { file: layers.length ? layers.map((l) => l.file).join(' + ') : 'the default settings', flags, offered: RUN_SETTING_FLAGS });
-  return { settings: merged, origins: settingOrigins(merged, layers, flags), ignored: ws.ignored, layers };
+  return { settings: merged, origins: settingOrigins(merged, layers, flags), ignored: ws.ignored, unlisted: ws.unlisted, layers };
 }
 
 /**
@@ -222,10 +221,11 @@ export function explainSettings(r: ReturnType<typeof resolveCliSettings>, json: 
     const notUsed = unusedReason(x.key, r.settings, o);
     return notUsed ? { ...x, notUsed } : x;
   });
-  if (json) return `${JSON.stringify({ settings: origins, ignored: r.ignored }, null, 2)}\n`;
+  if (json) return `${JSON.stringify({ settings: origins, ignored: r.ignored, ...(r.unlisted ? { unlisted: r.unlisted } : {}) }, null, 2)}\n`;
   const w = Math.max(...origins.map((x) => x.key.length));
   const lines = origins.map((x) => `${x.key.padEnd(w)}  ${JSON.stringify(x.value)}  ← ${x.from}${'notUsed' in x ? `  (not used: ${x.notUsed})` : ''}`);
   for (const i of r.ignored) lines.push(`${i.key.replace(/^spanproof\./, '').padEnd(w)}  (not used from ${WORKSPACE_SETTINGS_FILE}: ${i.reason})`);
+  if (r.unlisted) lines.push(`(and ${r.unlisted} more keys not used from ${WORKSPACE_SETTINGS_FILE}: not run settings of this version)`);
   return `${lines.join('\n')}\n`;
 }
 

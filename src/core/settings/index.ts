@@ -11,4 +11,4 @@ export { expectedValueText, settingAt, settingKeysAt } from './describe';
 export { INVALIDATES, invalidationOf } from './invalidation';
 export { vscodeContributes, runSettingsJsonSchema, SETTINGS_SECTION, type VscodeContributes, type ConfigurationSection, type ConfigurationProperty } from './contributes';
 export { settingValues, settingEntries, type SettingValue, type SettingEntry } from './walk';
-export { ignoredSettingNote, readWorkspaceSettings, readConfigLayer, readSettingsLayers, mergeSettingsLayers, settingOrigins, WORKSPACE_SETTINGS_FILE, type SettingsLayer, type WorkspaceSettings, type SettingOrigin } from './layers';
+export { MAX_NOTED_KEYS, ignoredSettingNote, workspaceSettingsNotes, readWorkspaceSettings, readConfigLayer, readSettingsLayers, mergeSettingsLayers, settingOrigins, WORKSPACE_SETTINGS_FILE, type SettingsLayer, type WorkspaceSettings, type SettingOrigin } from './layers';

@@ -29,11 +29,16 @@ export interface SettingsLayer {
   values: Record<string, unknown>;
 }
 
+/** How many unknown `spanproof.*` keys of one settings.json are named; the rest are counted ({@link WorkspaceSettings}.unlisted). */
+export const MAX_NOTED_KEYS = 20;
+
 /** A `.vscode/settings.json` read for the CLI, and the keys it did not take from it. */
 export interface WorkspaceSettings {
   layer: SettingsLayer | null;
-  /** `spanproof.*` keys left out: restricted ones (need --config) and unknown ones. */
+  /** `spanproof.*` keys left out: restricted ones (need --config), every one, and the first {@link MAX_NOTED_KEYS} unknown ones. */
   ignored: Array<{ key: string; reason: string }>;
+  /** Unknown `spanproof.*` keys left out beyond the first {@link MAX_NOTED_KEYS}: counted, not named (a file of 32,000 such keys printed 32,000 notes). */
+  unlisted: number;
 }
 
 /**
@@ -42,8 +47,19 @@ export interface WorkspaceSettings {
  * @throws SpanproofError('bad-input') for a syntax error (line/column) or a bad value (the key), naming the file.
  */
 export function readWorkspaceSettings(workspace: string): WorkspaceSettings {
+  return checkedWorkspaceLayer(readWorkspaceLayer(workspace));
+}
+
+/** `ws` once its values are valid: this layer alone is checked, naming its file and its keys as written there (`spanproof.k`). */
+function checkedWorkspaceLayer(ws: WorkspaceSettings): WorkspaceSettings {
+  if (ws.layer) parseRunSettings(ws.layer.values, ws.layer.file, 'spanproof.');
+  return ws;
+}
+
+/** {@link readWorkspaceSettings} without checking the values (so the keys it left out can be said even when a value is wrong). @throws for a file that cannot be read or parsed. */
+function readWorkspaceLayer(workspace: string): WorkspaceSettings {
   const file = join(workspace, WORKSPACE_SETTINGS_FILE);
-  if (!existsSync(file)) return { layer: null, ignored: [] };
+  if (!existsSync(file)) return { layer: null, ignored: [], unlisted: 0 };
   const fix = 'fix .vscode/settings.json (VS Code shows the problem too), or pass --config to override the key.';
   let text: string;
   try {
@@ -52,29 +68,52 @@ export function readWorkspaceSettings(workspace: string): WorkspaceSettings {
     const code = (e as NodeJS.ErrnoException).code;
     throw new SpanproofError('bad-input', `cannot read the workspace settings file${code === 'EISDIR' ? ': it is a folder' : code ? ` (${code})` : ''}.`, { file, fix: 'make .vscode/settings.json a readable JSON file (or remove it: the CLI then uses the defaults, --config and flags).', cause: e });
   }
-  if (!text.replace(/^\uFEFF/, '').trim()) return { layer: null, ignored: [] }; // VS Code accepts an empty settings.json
+  if (!text.replace(/^\uFEFF/, '').trim()) return { layer: null, ignored: [], unlisted: 0 }; // VS Code accepts an empty settings.json
   const raw = parseJsonText(text, file, 'fix the JSON at that line and column (VS Code shows the problem too); the CLI reads no setting from the file until it parses.', { jsonc: true });
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) throw new SpanproofError('bad-input', 'a settings.json holds one JSON object.', { file, fix });
   const known = new Map(settingValues().map((v) => [v.path, v]));
-  const ignored: WorkspaceSettings['ignored'] = [];
+  const schema: SchemaPaths = { leaves: new Set(known.keys()), groups: new Set([...known.keys()].flatMap((p) => p.split('.').slice(0, -1).map((_, i, segs) => segs.slice(0, i + 1).join('.')))) };
+  const out: WorkspaceSettings = { layer: null, ignored: [], unlisted: 0 };
   const kept: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(raw)) {
     if (!key.startsWith('spanproof.')) continue;
     const path = key.slice('spanproof.'.length);
-    if (known.has(path) || [...known.keys()].some((p) => p.startsWith(`${path}.`))) kept[path] = value;
-    else ignored.push({ key, reason: notASetting(path) });
+    if (schema.leaves.has(path) || schema.groups.has(path)) kept[path] = value;
+    else noteUnknown(out, path);
   }
   const values = normaliseKeys(kept) as Record<string, unknown>;
   // Unknown keys inside an object (`"spanproof.weights": {"qualty": 1}`) are left out with the same note
   // as their dotted form (`"spanproof.weights.qualty"`): the editor ignores both (coerceRunSettings).
-  dropUnknownNested(values, '', new Set(known.keys()), ignored);
+  dropUnknownNested(values, '', schema, out);
   for (const v of known.values()) {
     if (!v.meta.restricted || getPath(values, v.path) === undefined) continue;
     deletePath(values, v.path); // also when written as an object ("spanproof.judge": {"endpoint": …})
-    ignored.push({ key: `spanproof.${v.path}`, reason: 'model folders, endpoints and judge models are taken only from --config or flags, never from a workspace file' });
+    out.ignored.push({ key: `spanproof.${v.path}`, reason: 'model folders, endpoints and judge models are taken only from --config or flags, never from a workspace file' });
   }
-  parseRunSettings(values, file, 'spanproof.'); // validates this layer alone, naming this file and its keys as written there
-  return { layer: { kind: 'workspace', file, values }, ignored };
+  return { ...out, layer: { kind: 'workspace', file, values } };
+}
+
+/** The dotted paths of the schema's values (`weights.quality`) and of the groups holding them (`weights`, `chunkerParams.fixed`). */
+interface SchemaPaths {
+  leaves: ReadonlySet<string>;
+  groups: ReadonlySet<string>;
+}
+
+/** Notes the unknown key `spanproof.<path>` in `ws`: named with its reason while fewer than {@link MAX_NOTED_KEYS} are, counted after. */
+function noteUnknown(ws: WorkspaceSettings, path: string): void {
+  if (ws.ignored.length < MAX_NOTED_KEYS) ws.ignored.push({ key: `spanproof.${path}`, reason: notASetting(path) });
+  else ws.unlisted++;
+}
+
+/**
+ * The lines the CLI prints on stderr for the keys of a settings.json it does not use: one
+ * `note: spanproof.chunkr in .vscode/settings.json is not used: …; did you mean spanproof.chunkers?`
+ * per named key, then `note: and N more …` for the unlisted ones. Empty when every key is used.
+ */
+export function workspaceSettingsNotes(ws: WorkspaceSettings): string {
+  const lines = ws.ignored.map(ignoredSettingNote);
+  if (ws.unlisted) lines.push(`note: and ${ws.unlisted} more spanproof.* keys in ${WORKSPACE_SETTINGS_FILE} are not used: not run settings of this version.\n`);
+  return lines.join('');
 }
 
 /** The line the CLI prints for one workspace key it does not use: `note: spanproof.chunkr in .vscode/settings.json is not used: …; did you mean spanproof.chunkers?` */
@@ -94,16 +133,18 @@ function notASetting(path: string): string {
   return `not a run setting of this version${near ? `; did you mean spanproof.${[...segs.slice(0, known), near, ...segs.slice(known + 1)].join('.')}?` : ''}`;
 }
 
-/** Deletes from `o` (a group at `prefix`) every key that is neither a setting nor a group of settings, noting each in `ignored`. */
-function dropUnknownNested(o: Record<string, unknown>, prefix: string, leaves: ReadonlySet<string>, ignored: WorkspaceSettings['ignored']): void {
+/**
+ * Deletes from `o` (a group at `prefix`) every own key that is neither a setting nor a group of
+ * settings (a `__proto__` key included: the JSONC value has it as an own key), noting each in `ws`.
+ */
+function dropUnknownNested(o: Record<string, unknown>, prefix: string, schema: SchemaPaths, ws: WorkspaceSettings): void {
   for (const [key, value] of Object.entries(o)) {
     const path = prefix ? `${prefix}.${key}` : key;
-    if (leaves.has(path)) continue;
-    const isGroup = [...leaves].some((p) => p.startsWith(`${path}.`));
-    if (!isGroup) {
+    if (schema.leaves.has(path)) continue;
+    if (!schema.groups.has(path)) {
       delete o[key];
-      ignored.push({ key: `spanproof.${path}`, reason: notASetting(path) });
-    } else if (value !== null && typeof value === 'object' && !Array.isArray(value)) dropUnknownNested(value as Record<string, unknown>, path, leaves, ignored);
+      noteUnknown(ws, path);
+    } else if (value !== null && typeof value === 'object' && !Array.isArray(value)) dropUnknownNested(value as Record<string, unknown>, path, schema, ws);
   }
 }
 
@@ -130,10 +171,12 @@ export function readConfigLayer(file: string): SettingsLayer {
 /**
  * The settings files of one command, lowest first: `<workspace>/.vscode/settings.json` (when it
  * exists) and the `--config` file (when given). Every bad key of both files is reported at once.
+ * `onWorkspace` gets the workspace file's keys left out as soon as it is read — before a bad value
+ * throws, so the CLI's "did you mean" notes are printed beside the error.
  * @throws SpanproofError('bad-input') listing every bad key with its file; a syntax error or a missing
  *   `--config` file as readWorkspaceSettings / readConfigLayer do.
  */
-export function readSettingsLayers(workspace: string, config?: string): { workspace: WorkspaceSettings; layers: SettingsLayer[] } {
+export function readSettingsLayers(workspace: string, config?: string, onWorkspace?: (ws: WorkspaceSettings) => void): { workspace: WorkspaceSettings; layers: SettingsLayer[] } {
   const problems: SpanproofProblem[] = [];
   const attempt = <T>(read: () => T): T | null => {
     try {
@@ -144,7 +187,9 @@ export function readSettingsLayers(workspace: string, config?: string): { worksp
       return null;
     }
   };
-  const ws = attempt(() => readWorkspaceSettings(workspace));
+  const read = readWorkspaceLayer(workspace);
+  onWorkspace?.(read);
+  const ws = attempt(() => checkedWorkspaceLayer(read));
   const cfg = config === undefined ? null : attempt(() => readConfigLayer(config));
   if (problems.length || !ws) throw settingsError(problems);
   return { workspace: ws, layers: [ws.layer, cfg].filter((l): l is SettingsLayer => l !== null) };

@@ -130,6 +130,7 @@ test('spanproof run: every bad key of settings.json and --config is reported at 
   assert.equal(r.code, 2, r.stderr);
   const settings = join(ws, '.vscode', 'settings.json');
   assert.deepEqual(r.stderr.trimEnd().split('\n'), [
+    `note: spanproof.chunkerParams.heading.bogus in ${join('.vscode', 'settings.json')} is not used: not a run setting of this version.`,
     'spanproof: 3 settings are wrong:',
     `  ${settings}: spanproof.k: "five" is not valid (Invalid input: expected number, received string). Fix: set spanproof.k to a whole number ≥ 1, e.g. 5 (the default).`,
     `  ${config}: chunkerParams.heading.bogus: unknown key. Fix: remove it, or use one of the keys of chunkerParams.heading: maxSize.`,
@@ -197,4 +198,28 @@ test('fresh-user item 12: a "__proto__" key inside a setting of .vscode/settings
   assert.equal(r.settings.weights.latency, 0.5);
   assert.equal(r.settings.chunkerParams.fixed.size, 800);
   assert.equal(({} as Record<string, unknown>).x, undefined);
+});
+
+test('fresh-user item 12: the "did you mean" notes of .vscode/settings.json are printed when a setting beside them is wrong too', async (t) => {
+  const ws = workspace(t, '{ "spanproof.chunkers": ["fixed", "bogus"], "spanproof.chunkr": 1 }');
+  const r = await runCli(['validate', '--workspace', ws, '--groundtruth', join(ws, 'none.json')]);
+  assert.equal(r.code, 2, r.stderr);
+  const lines = r.stderr.trimEnd().split('\n');
+  assert.match(lines[0], /^note: spanproof\.chunkr in \.vscode[/\\]settings\.json is not used: not a run setting of this version; did you mean spanproof\.chunkers\?$/);
+  assert.match(lines[1], /^spanproof: .*settings\.json: .*chunkers\[1\]: "bogus" is not valid/);
+});
+
+test('fresh-user item 12: 32,000 unknown spanproof.* keys are 20 notes and a count, not 32,000 lines (and --explain-settings lists the same)', async (t) => {
+  const ws = workspace(t, JSON.stringify(Object.fromEntries([['spanproof.judge.endpoint', 'http://x'], ...Array.from({ length: 32000 }, (_, i) => [`spanproof.k${i}`, 1])])));
+  const r = await runCli(['validate', '--workspace', ws, '--groundtruth', join(ws, 'none.json')]);
+  const notes = r.stderr.split('\n').filter((l) => l.startsWith('note: '));
+  assert.equal(notes.length, 22, notes.slice(-3).join('\n'));
+  assert.match(notes[0], /^note: spanproof\.k0 in /);
+  assert.match(notes[19], /^note: spanproof\.k19 in /);
+  assert.match(notes[20], /^note: spanproof\.judge\.endpoint in .*--config or flags/, 'a restricted key is always named');
+  assert.match(notes[21], /^note: and 31980 more spanproof\.\* keys in \.vscode[/\\]settings\.json are not used: not run settings of this version\.$/);
+  const explain = await runCli(['run', '--workspace', ws, '--explain-settings']);
+  assert.equal(explain.code, 0, explain.stderr);
+  assert.match(explain.stdout, /^\(and 31980 more keys not used from \.vscode[/\\]settings\.json: not run settings of this version\)$/m);
+  assert.equal(explain.stdout.split('\n').filter((l) => /not used from/.test(l)).length, 22);
 });
