@@ -105,6 +105,17 @@ export const MIN_RESAMPLES = 100;
  */
 export const MAX_RESAMPLES = 100_000;
 
+/**
+ * Most sentences on each side of a semantic chunker's embedding window (`windowSentences`): a window
+ * is 2w + 1 sentences, so past the document's length every window is the whole text — 3000 took a
+ * 200 kB document from 0.5 s to 25 s and 770 MB (quadratic in its size); 20 costs ≈ 1.2 s there.
+ */
+export const MAX_WINDOW_SENTENCES = 20;
+
+/** Longest timeout in ms: Node's `setTimeout` limit (2³¹ − 1 ms, ≈ 24.8 days); a longer one fires after 1 ms, timing every request out at once. */
+export const MAX_TIMEOUT_MS = 2_147_483_647;
+const timeoutMs = posInt.max(MAX_TIMEOUT_MS);
+
 /** The built-in chunkers (SPEC §4), in the default grid's order. */
 export const CHUNKER_IDS = ['fixed', 'recursive', 'sentence', 'heading', 'semantic'] as const;
 /** The retrievers (SPEC §5.1), in the default grid's order. */
@@ -166,7 +177,7 @@ export const RUN_SETTINGS_SCHEMA = z.strictObject({
       minSize: setting(nonNegInt, 200, { description: 'Semantic chunker: minimum chunk size.' }),
       maxSize: setting(posInt, 2000, { description: 'Semantic chunker: maximum chunk size.' }),
       percentile: setting(z.number().min(0).max(100), 95, { description: 'Semantic chunker: distance percentile that starts a new chunk.' }),
-      windowSentences: setting(nonNegInt, 1, { description: 'Semantic chunker: sentences per embedding window.' }),
+      windowSentences: setting(nonNegInt.max(MAX_WINDOW_SENTENCES), 1, { description: `Semantic chunker: sentences on each side of a sentence in its embedding window (0 to ${MAX_WINDOW_SENTENCES}).` }),
     }),
   }, { invalidates: 'index', category: 'chunking', scope: 'resource' }),
   retrievers: setting(z.array(retrieverId).min(1), [...RETRIEVER_IDS], { category: 'retrieval', scope: 'resource', enumDescriptions: RETRIEVER_DESCRIPTIONS, invalidates: 'retrieval', description: 'Retrievers in the grid.', jsonSchema: unique }),
@@ -180,7 +191,7 @@ export const RUN_SETTINGS_SCHEMA = z.strictObject({
   modelEndpoint: group({
     url: setting(z.string(), '', { restricted: true, description: 'Base URL serving endpoint:<model> embedders (OpenAI-compatible POST {url}/embeddings) and rerankers (POST {url}/rerank), e.g. http://localhost:11434/v1. Empty = none: nothing is sent. Needs a trusted workspace; the API key lives in SecretStorage (CLI: SPANPROOF_API_KEY).' }),
     concurrency: setting(posInt, 4, { description: 'Endpoint model requests in flight at most.' }),
-    timeoutMs: setting(posInt, 60000, { description: 'Per-request timeout of endpoint models, ms.' }),
+    timeoutMs: setting(timeoutMs, 60000, { description: 'Per-request timeout of endpoint models, ms.' }),
     retries: setting(nonNegInt, 3, { description: 'Retries of 408/409/429/5xx replies, timeouts and connection errors (Retry-After honoured).' }),
     batchSize: setting(posInt, 32, { description: 'Texts per embeddings request.' }),
   }, { invalidates: 'index', category: 'retrieval', scope: 'machine-overridable' }),
@@ -193,8 +204,8 @@ export const RUN_SETTINGS_SCHEMA = z.strictObject({
     experiment: setting(z.string().min(1), 'spanproof', { description: 'MLflow experiment that exported runs go to.' }),
   }, { invalidates: 'ranking', category: 'export', scope: 'resource' }),
   external: group({
-    timeoutMs: setting(posInt, 30000, { description: 'External retrievers: ms allowed per question (a command: between two answers; a URL: per request).' }),
-    totalTimeoutMs: setting(posInt, 600000, { description: 'External retrievers: ms allowed for all questions of one retriever.' }),
+    timeoutMs: setting(timeoutMs, 30000, { description: 'External retrievers: ms allowed per question (a command: between two answers; a URL: per request).' }),
+    totalTimeoutMs: setting(timeoutMs, 600000, { description: 'External retrievers: ms allowed for all questions of one retriever.' }),
     concurrency: setting(posInt, 4, { description: 'External retriever URLs: requests in flight at most.' }),
     retries: setting(nonNegInt, 2, { description: 'External retriever URLs: retries of a request (408, 429, 5xx, timeouts; Retry-After honoured).' }),
   }, { invalidates: 'retrieval', category: 'retrieval', scope: 'resource' }),
@@ -227,7 +238,7 @@ export const RUN_SETTINGS_SCHEMA = z.strictObject({
     judgeModel: setting(z.string(), '', { restricted: true, description: 'Judge model name at the endpoint.' }),
     concurrency: setting(posInt, 4, { description: 'Concurrent judge requests.' }),
     requestsPerMinute: setting(nonNegInt, 0, { description: 'Rate limit (0 = none).' }),
-    timeoutMs: setting(posInt, 60000, { description: 'Request timeout in ms.' }),
+    timeoutMs: setting(timeoutMs, 60000, { description: 'Request timeout in ms.' }),
     retries: setting(nonNegInt, 3, { description: 'Retries per request.' }),
     allowSameModel: setting(z.boolean(), false, { description: 'Allow the judge to be the generator model.' }),
   }, { invalidates: 'metrics', category: 'judges', scope: 'resource' }),

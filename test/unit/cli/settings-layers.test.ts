@@ -223,3 +223,10 @@ test('fresh-user item 12: 32,000 unknown spanproof.* keys are 20 notes and a cou
   assert.match(explain.stdout, /^\(and 31980 more keys not used from \.vscode[/\\]settings\.json: not run settings of this version\)$/m);
   assert.equal(explain.stdout.split('\n').filter((l) => /not used from/.test(l)).length, 22);
 });
+
+test('fresh-user item 3: "spanproof.threads": 1000 from a cloned folder is exit 2 naming the file, the key and the range — before any model is loaded', async (t) => {
+  const ws = workspace(t, '{ "spanproof.threads": 1000 }');
+  const r = await runCli(['run', '--workspace', ws, '--chunkers', 'fixed', '--retrievers', 'dense', '--rerank', 'off']);
+  assert.equal(r.code, 2, r.stderr);
+  assert.match(r.stderr, /settings\.json: (spanproof\.)?threads: 1000 is not valid \(.*\)\. Fix: set (spanproof\.)?threads to a whole number from 1 to 64, e\.g\. 2 \(the default\)\.\n$/);
+});

@@ -213,3 +213,19 @@ test('a number too large for a double (1e400) is shown as Infinity, not null', (
   }
   assert.fail('no error');
 });
+
+test('semantic.windowSentences is at most 20 (3000 took a 200 kB document from 0.5 s to 25 s and 770 MB: every window is the whole text) and every timeoutMs at most setTimeout\'s 2147483647 ms (more fires after 1 ms)', () => {
+  const fixOf = (input: unknown) => {
+    try { parseRunSettings(input, 'cfg.json'); } catch (e) { assert.ok(isSpanproofError(e) && e.code === 'bad-input', String(e)); return [e.field, e.fix]; }
+    return assert.fail(`no error for ${JSON.stringify(input)}`);
+  };
+  assert.deepEqual(fixOf({ chunkerParams: { semantic: { windowSentences: 21 } } }), ['chunkerParams.semantic.windowSentences', 'set chunkerParams.semantic.windowSentences to a whole number from 0 to 20, e.g. 1 (the default).']);
+  assert.equal(parseRunSettings({ chunkerParams: { semantic: { windowSentences: 20 } } }).chunkerParams.semantic.windowSentences, 20);
+  for (const group of ['modelEndpoint', 'external', 'judge'] as const) {
+    const [field, fix] = fixOf({ [group]: { timeoutMs: 2 ** 31 } });
+    assert.equal(field, `${group}.timeoutMs`);
+    assert.match(fix!, /to a whole number from 1 to 2147483647, e\.g\. /);
+  }
+  assert.equal(fixOf({ external: { totalTimeoutMs: 3e9 } })[0], 'external.totalTimeoutMs');
+  assert.equal(parseRunSettings({ judge: { timeoutMs: 2 ** 31 - 1 } }).judge.timeoutMs, 2 ** 31 - 1);
+});
