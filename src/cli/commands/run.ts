@@ -141,7 +141,7 @@ export function resolveCliSettings(o: SettingsOptions, quiet = false): { setting
 export function groundTruthFileOf(workspace: string, flag: string | undefined, cli: { settings: RunSettings; layers: readonly SettingsLayer[] }): string {
   if (flag !== undefined) return path.resolve(flag);
   const chooser = [...cli.layers].reverse().find((l) => l.values.groundTruthPath !== undefined);
-  return groundTruthLocation(workspace, cli.settings.groundTruthPath, chooser?.kind === 'workspace' ? { by: 'folder', settingsFile: chooser.file } : { by: 'user' });
+  return groundTruthLocation(workspace, cli.settings.groundTruthPath, chooser?.kind === 'config' ? { by: 'user' } : { by: 'folder', settingsFile: chooser?.file });
 }
 
 /**

@@ -6,15 +6,20 @@
  * such a value is confined by the corpus loader's real-path rule ({@link resolveInside}), so `..`, an
  * absolute path and a symbolic link out of the folder are refused alike. A value the user gives
  * (`--groundtruth FILE`, a `--config` file they name) may point anywhere; a relative one is relative
- * to the workspace and an absolute one is taken as it is.
+ * to the workspace and an absolute one is taken as it is. The default path (`.spanproof/groundtruth.json`,
+ * no setting at all) is the folder's too: a `.spanproof` folder or file shipped as a link out of the
+ * workspace is refused the same way.
  */
 import * as path from 'node:path';
 import { resolveInside } from '../corpus/confine';
 import { SpanproofError, isSpanproofError } from '../errors';
 import { DEFAULT_SETTINGS } from '../settings/types';
 
-/** Who chose the ground-truth path: the user (a flag, a `--config` file, the default) or a file inside the folder (its settings). */
-export type GroundTruthPathOrigin = { by: 'user' } | { by: 'folder'; settingsFile: string };
+/**
+ * Who chose the ground-truth path: the user (a flag, a `--config` file) or the folder — its
+ * `.vscode/settings.json` (`settingsFile`) or, with no setting, the default path inside it.
+ */
+export type GroundTruthPathOrigin = { by: 'user' } | { by: 'folder'; settingsFile?: string };
 
 /**
  * Why the folder-chosen ground-truth path `setting` may not be used under `workspace` — a sentence
@@ -36,16 +41,23 @@ export function groundTruthPathRefusal(workspace: string, setting: string): stri
  * The absolute path of the ground-truth file `setting` names under `workspace`.
  * @param workspace the workspace (corpus) folder; a relative one is resolved against the process's cwd.
  * @param setting the `groundTruthPath` value (POSIX or platform separators; relative to `workspace` or absolute).
- * @param origin `folder` (with the settings file that set it) confines the path to the workspace.
- * @throws SpanproofError('bad-input') with `file` = the settings file and `field` =
- *   `spanproof.groundTruthPath` when a folder-chosen path leaves the workspace (real paths compared);
- *   nothing is read at the target.
+ * @param origin `folder` (with the settings file that set it, or none for the default path) confines
+ *   the path to the workspace.
+ * @throws SpanproofError('bad-input') when a folder-chosen path leaves the workspace (real paths
+ *   compared), with `file` = the settings file and `field` = `spanproof.groundTruthPath`, or — for the
+ *   default path — `file` = the ground-truth path itself; nothing is read at the target.
  */
 export function groundTruthLocation(workspace: string, setting: string, origin: GroundTruthPathOrigin): string {
   const file = path.resolve(workspace, setting);
   if (origin.by === 'user') return file;
   const refused = groundTruthPathRefusal(workspace, setting);
   if (refused === null) return file;
+  if (origin.settingsFile === undefined) {
+    throw new SpanproofError('bad-input', `the ground-truth file ${setting} is outside the workspace folder${refused.includes('links to') ? ' (it, or a folder on its way, is a link that leaves it)' : ''}; not read.`, {
+      file,
+      fix: `replace the link with the file (or folder) itself; to use a file elsewhere, name it yourself with --groundtruth FILE (or groundTruthPath in a --config file).`,
+    });
+  }
   throw new SpanproofError('bad-input', refused, {
     file: origin.settingsFile,
     field: 'spanproof.groundTruthPath',

@@ -15,6 +15,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { SpanproofError } from '../errors';
 import type { RunFile } from './types';
 import { makeDirs } from '../files/dirs';
+import { resolveWritableInside } from '../corpus/confine';
 
 export type RunLocation = RunFile['location'];
 
@@ -55,7 +56,9 @@ function workspaceKey(workspace: string): string {
 /**
  * Where runs of `workspace` live: `runsRoot` when given and writable, else `<workspace>/.spanproof/runs`
  * when writable, else `<user cache>/workspaces/<hash>/runs`. Throws SpanproofError('bad-input') when an
- * explicitly given `runsRoot` is not writable.
+ * explicitly given `runsRoot` is not writable, or when the default folder (`.spanproof` or
+ * `.spanproof/runs`) is a symbolic link out of the workspace — a folder someone shared must not choose
+ * where runs are written; nothing is created through it.
  */
 export function resolveRunsRoot(workspace: string, runsRoot?: string): { root: string; location: RunLocation } {
   if (runsRoot) {
@@ -64,14 +67,25 @@ export function resolveRunsRoot(workspace: string, runsRoot?: string): { root: s
     if (problem) throw new SpanproofError('bad-input', `the runs folder cannot be created or written (${problem}).`, { file: runsRoot, fix: 'pass a writable folder with --runs-dir, or change its permissions.' });
     return { root: resolve(runsRoot), location: { kind: 'out' } };
   }
-  const def = join(resolve(workspace), '.spanproof', 'runs');
+  const def = workspaceDir(workspace, 'runs', '--runs-dir');
   if (isWritableDir(def)) return { root: def, location: { kind: 'workspace' } };
   const alt = join(userCacheDir(), 'workspaces', workspaceKey(workspace), 'runs');
   if (!isWritableDir(alt)) throw new SpanproofError('bad-input', `neither the workspace nor the user cache directory is writable.`, { file: alt, fix: 'pass a writable folder with --out.' });
   return { root: alt, location: { kind: 'user-cache', reason: `workspace ${resolve(workspace)} is not writable` } };
 }
 
-/** Cache directory for indexes/embeddings: `<workspace>/.spanproof/cache`, or the user cache dir when not writable. */
+/**
+ * `<workspace>/.spanproof/<name>` as an absolute path, refused (SpanproofError('bad-input') naming the
+ * link and `flag`, the way to choose a folder elsewhere) when a link on the way leaves the workspace.
+ */
+function workspaceDir(workspace: string, name: 'runs' | 'cache', flag: string): string {
+  return resolveWritableInside(workspace, join('.spanproof', name), `the ${name === 'runs' ? 'runs' : 'cache files'}`, 'the workspace', `, or pass a folder yourself with ${flag}.`);
+}
+
+/**
+ * Cache directory for indexes/embeddings: `<workspace>/.spanproof/cache`, or the user cache dir when not
+ * writable; a default folder that links out of the workspace is refused as in {@link resolveRunsRoot}.
+ */
 export function resolveCacheDir(workspace: string, cacheDir?: string): string {
   if (cacheDir) {
     if (isFile(cacheDir)) throw new SpanproofError('bad-input', 'the cache folder is a file, not a folder.', { file: cacheDir, fix: 'pass a folder with --cache-dir, or move that file away.' });
@@ -79,7 +93,7 @@ export function resolveCacheDir(workspace: string, cacheDir?: string): string {
     if (problem) throw new SpanproofError('bad-input', `the cache folder cannot be created or written (${problem}).`, { file: cacheDir, fix: 'pass a writable folder with --cache-dir, or change its permissions.' });
     return resolve(cacheDir);
   }
-  const def = join(resolve(workspace), '.spanproof', 'cache');
+  const def = workspaceDir(workspace, 'cache', '--cache-dir');
   if (isWritableDir(def)) return def;
   const alt = join(userCacheDir(), 'workspaces', workspaceKey(workspace), 'cache');
   makeDirs(alt);

@@ -100,3 +100,22 @@ test('a groundTruthPath that names a folder ("", ".", a corpus folder) says so a
     assert.match(r.stderr, /the ground-truth path is a folder, not a file\. Fix: point --groundtruth or the groundTruthPath setting \(spanproof\.groundTruthPath in \.vscode\/settings\.json\) at a JSON file/, `${JSON.stringify(value)}: ${r.stderr}`);
   }
 });
+
+test('the default .spanproof/groundtruth.json shipped as a link out of the workspace (the file or the .spanproof folder) is refused too; --groundtruth still reaches it', async (t) => {
+  for (const via of ['file', 'folder'] as const) {
+    const l = layout(t, () => null);
+    if (via === 'file') {
+      mkdirSync(join(l.ws, '.spanproof'));
+      symlinkSync(l.outsideGt, join(l.ws, '.spanproof', 'groundtruth.json'));
+    } else symlinkSync(join(l.root, 'outside'), join(l.ws, '.spanproof'));
+    const r = await runCli(['validate', '--fix', '--workspace', l.ws]);
+    assert.equal(r.code, 2, `${via}: ${r.stderr}`);
+    assert.match(r.stderr, /the ground-truth file \.spanproof\/groundtruth\.json is outside the workspace folder/, via);
+    assert.match(r.stderr, /Fix: replace the link .*--groundtruth FILE/, via);
+    assert.doesNotMatch(r.stderr, /\n\s+at /, `${via}: no stack trace`);
+    assert.equal(readFileSync(l.outsideGt, 'utf8'), GT, `${via}: the file outside is not rewritten`);
+    assert.deepEqual(readdirSync(join(l.root, 'outside')), ['groundtruth.json'], `${via}: no backup or temp file outside`);
+    const flag = await runCli(['validate', '--workspace', l.ws, '--groundtruth', l.outsideGt]);
+    assert.equal(flag.code, 0, `${via}: ${flag.stderr}`);
+  }
+});
