@@ -11,7 +11,7 @@
  * workspace is refused the same way.
  */
 import * as path from 'node:path';
-import { resolveInside } from '../corpus/confine';
+import { resolveInside, resolveWritableInside } from '../corpus/confine';
 import { SpanproofError, isSpanproofError } from '../errors';
 import { DEFAULT_SETTINGS } from '../settings/types';
 
@@ -50,14 +50,11 @@ export function groundTruthPathRefusal(workspace: string, setting: string): stri
 export function groundTruthLocation(workspace: string, setting: string, origin: GroundTruthPathOrigin): string {
   const file = path.resolve(workspace, setting);
   if (origin.by === 'user') return file;
+  // The default path: judged as a file to be written (every link on the way, the workspace itself may
+  // not exist yet — an import creates it), so the message names the link that leaves the folder.
+  if (origin.settingsFile === undefined) return resolveWritableInside(workspace, setting, 'the ground truth', 'the workspace', '; nothing was written through it. To use a file elsewhere, name it yourself with --groundtruth FILE (or groundTruthPath in a --config file).');
   const refused = groundTruthPathRefusal(workspace, setting);
   if (refused === null) return file;
-  if (origin.settingsFile === undefined) {
-    throw new SpanproofError('bad-input', `the ground-truth file ${setting} is outside the workspace folder${refused.includes('links to') ? ' (it, or a folder on its way, is a link that leaves it)' : ''}; not read.`, {
-      file,
-      fix: `replace the link with the file (or folder) itself; to use a file elsewhere, name it yourself with --groundtruth FILE (or groundTruthPath in a --config file).`,
-    });
-  }
   throw new SpanproofError('bad-input', refused, {
     file: origin.settingsFile,
     field: 'spanproof.groundTruthPath',
