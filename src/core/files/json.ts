@@ -52,13 +52,14 @@ export function readJsonFile<T>(file: string, fix: string): T | null {
 }
 
 /**
- * Parses a JSON Lines file (blank lines ignored); [] when it does not exist.
+ * Parses a JSON Lines file (blank lines ignored); [] when it does not exist. `check`, when given, turns
+ * each parsed value (and its 1-based line) into the record, throwing for a wrong shape.
  * @throws SpanproofError('bad-input') at the first damaged line, naming `file`, `line N` and `fix`.
  */
-export function readJsonLines<T>(file: string, fix: string): T[] {
+export function readJsonLines<T>(file: string, fix: string, check?: (value: unknown, line: number) => T): T[] {
   if (!existsSync(file)) return [];
   return parseJsonLines(readFileSync(file, 'utf8')).map((l) => {
     if (l.error !== undefined) throw new SpanproofError('bad-input', l.error, { file, field: `line ${l.line}`, fix });
-    return l.value as T;
+    return check ? check(l.value, l.line) : (l.value as T);
   });
 }

@@ -87,10 +87,11 @@ export function renderGithubReport(run: RunData, baseline: RunData | null = null
   const results = run.results;
   if (!results || !v) return `## Spanproof\n\nThis run has no verdict (status ${githubText(run.run.status)}).\n`;
   const primary = v.primaryMetric;
+  const acc = results.acceptance ?? run.run.acceptance; // a hand-made results.json may lack it
   const ranked = [...results.configs].sort((a, b) => a.rank - b.rank).slice(0, top);
   const o: string[] = [`## Spanproof: ${v.recommended ? `use ${githubCode(v.recommended)}` : 'no recommendation'} (${v.status})`, ''];
   o.push(githubText(v.summary), '');
-  o.push(`${results.questions} questions scored, k = ${results.k}, τ = ${results.tau}; ${results.acceptance.resolved}/${results.acceptance.total} questions resolved.${results.shard ? ` **Shard ${results.shard.index}/${results.shard.count} only: merge the shards for the whole run.**` : ''}`, '');
+  o.push(`${results.questions} questions scored, k = ${results.k}, τ = ${results.tau}; ${acc ? `${acc.resolved}/${acc.total} questions resolved.` : 'resolution not recorded.'}${results.shard ? ` **Shard ${results.shard.index}/${results.shard.count} only: merge the shards for the whole run.**` : ''}`, '');
   o.push(`| rank | config | ${metricLabel(primary)} [95% CI] | Δ vs best [paired 95% CI] | MRR |`, '|---:|---|---:|---:|---:|');
   for (const c of ranked) {
     const mark = c.id === v.recommended ? ' ✅' : '';

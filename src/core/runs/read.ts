@@ -9,7 +9,7 @@ import { SpanproofError } from '../errors';
 import { readJsonFile, readJsonLines } from '../files/json';
 import { assertKnownFormat, newerFormat } from '../files/format';
 import { effectiveStatus, withEffectiveStatus } from './liveness';
-import { checkRankingFile, checkResultsFile, checkRunFile } from './validate';
+import { checkEvidenceFile, checkQuestionRecord, checkRankingFile, checkResultsFile, checkRunFile, checkTimingsFile } from './validate';
 import type { EvidenceFile, QuestionRecord, ResultsFile, RunData, RunFile, RunSummary, TimingsFile } from './types';
 import { rankingView } from '../ranking/view';
 import { UPIA_FORMAT, type AttacksFile, type InjectionStudy, type XpiaAttackFile } from '../safety/types';
@@ -19,9 +19,16 @@ import { UPIA_FORMAT, type AttacksFile, type InjectionStudy, type XpiaAttackFile
 const RUN_FIX = 'the run file is damaged; re-run the evaluation.';
 const readJson = <T>(file: string): T | null => readJsonFile<T>(file, RUN_FIX);
 
-/** Parses questions.jsonl (one QuestionRecord per line; blank lines ignored). Errors name the line. */
+/** Parses questions.jsonl (one QuestionRecord per line; blank lines ignored), each line checked (./schema.ts). Errors name the line and field. */
 export function readQuestionsJsonl(file: string): QuestionRecord[] {
-  return readJsonLines<QuestionRecord>(file, 're-run the evaluation.');
+  return readJsonLines<QuestionRecord>(file, 're-run the evaluation.', (value, line) => checkQuestionRecord<QuestionRecord>(value, file, line));
+}
+
+/** `<dir>/<name>` parsed and checked by `check`, or null when absent. */
+function readChecked<T>(dir: string, name: string, check: (value: unknown, file: string) => T): T | null {
+  const file = join(dir, name);
+  const raw = readJson<unknown>(file);
+  return raw === null ? null : check(raw, file);
 }
 
 /** Reads every file of a run directory. Throws SpanproofError('not-found') when `dir` has no run.json. */
@@ -34,7 +41,7 @@ export function readRun(dir: string): RunData {
   assertKnownFormat(resultsRaw, 1, join(d, 'results.json')); // a newer Spanproof's run: say so (#16 item 15)
   // a damaged or hand-edited file is bad input naming the field, not a crash in the renderers
   const results = resultsRaw === null ? null : checkResultsFile<ResultsFile>(resultsRaw, join(d, 'results.json'));
-  const timings = readJson<TimingsFile>(join(d, 'timings.json'));
+  const timings = readChecked(d, 'timings.json', checkTimingsFile<TimingsFile>);
   // ranking.json of format 2 (SPEC §9 v2) or 1 (older runs): one view for every surface.
   const rankingRaw = readJson<unknown>(join(d, 'ranking.json'));
   assertKnownFormat(rankingRaw, 2, join(d, 'ranking.json'));
@@ -48,7 +55,7 @@ export function readRun(dir: string): RunData {
     rankingFormat: view?.format ?? null,
     timings,
     questions: readQuestionsJsonl(join(d, 'questions.jsonl')),
-    evidence: readJson<EvidenceFile>(join(d, 'evidence.json')),
+    evidence: readChecked(d, 'evidence.json', checkEvidenceFile<EvidenceFile>),
     injection: readJson<InjectionStudy>(join(d, 'injection.json')),
     attacks: readAttacks(d),
   };

@@ -1,86 +1,81 @@
 /**
- * The shape check of a run's files on read (#16 hardening): a hand-edited or damaged run.json,
- * results.json or ranking.json is bad input naming the file and the JSON path of the first wrong
- * field — a fresh user's `"error": "boom"` or `"configs": 5` crashed `spanproof report` with a stack
- * trace (exit 3) deep in the renderers. Only the fields the readers and renderers rely on are
- * checked, and loosely (unknown keys kept, older runs' optional fields optional, a config's absent
- * `metrics`/`causes` read as empty), so runs of older Spanproof versions and hand-made runs still read.
+ * The shape check of a run's files on read (#16 hardening, N4): a hand-edited or damaged run file is
+ * bad input naming the file and the JSON path of the first wrong field — a fresh user's `"error":
+ * "boom"`, `"configs": 5` or an evidence.json whose `questions[0]` is `[]` crashed `spanproof report`
+ * with a stack trace (exit 3) deep in the renderers (19 of 1,200 mutated run folders did). The schemas
+ * (./schema.ts) check the fields the readers and renderers rely on, loosely (unknown keys kept, older
+ * runs' optional fields optional, a config's absent `metrics`/`causes` read as empty), so runs of
+ * older Spanproof versions and hand-made runs still read.
  */
-import { z } from 'zod';
+import type { z } from 'zod';
 import { SpanproofError } from '../errors';
 import { jsonPath } from '../groundtruth/schema';
+import { evidenceSchema, questionRecordSchema, rankingV1Schema, rankingV2Schema, resultsSchema, runSchema, timingsSchema } from './schema';
 
-const RUN_STATUSES = ['pending', 'running', 'succeeded', 'failed', 'cancelled', 'interrupted'] as const;
-const obj = z.looseObject({});
-const num = z.number();
+const FIX = 're-run `spanproof run`, or restore the file from an intact copy of the run folder.';
 
-const runSchema = z.looseObject({
-  id: z.string(),
-  status: z.enum(RUN_STATUSES),
-  error: z.looseObject({ code: z.string(), message: z.string() }).nullable().optional(),
-  startedAt: z.string().optional(),
-  endedAt: z.string().nullable().optional(),
-  progress: z.looseObject({ finished: num, total: num }).optional(),
-  settings: obj.optional(),
-  acceptance: obj.nullable().optional(),
-});
+const KIND: Record<string, string> = { object: 'an object', array: 'an array', string: 'a string', number: 'a number', boolean: 'true or false', null: 'null', undefined: 'missing', record: 'an object' };
 
-const meanCI = z.looseObject({ mean: num.nullable(), lo: num.nullable(), hi: num.nullable() });
-const configSchema = z.looseObject({
-  id: z.string(),
-  chunker: z.string().optional(),
-  retriever: z.string().optional(),
-  rerank: z.boolean().optional(),
-  scored: num.optional(),
-  failed: z.array(z.string()).optional(),
-  // the renderers index these by metric and cause: absent reads as empty (hand-made and test runs omit them)
-  metrics: z.record(z.string(), meanCI).default({}),
-  causes: z.record(z.string(), num).default({}),
-  contextChars: num.nullable().optional(),
-  tauSweep: z.record(z.string(), meanCI).optional(),
-  vsTop: z.looseObject({ top: z.string(), diff: meanCI }).nullable().optional(),
-  rank: num.optional(),
-  explanation: z.string().optional(),
-});
+/** What kind of JSON value `v` is, in words (`an array`, `a string`, `missing`). */
+function kindOf(v: unknown): string {
+  if (v === undefined) return 'missing';
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'an array';
+  return KIND[typeof v] ?? typeof v;
+}
 
-const resultsSchema = z.looseObject({
-  k: num,
-  tau: num,
-  questions: num,
-  primaryMetric: z.string().optional(),
-  acceptance: obj.optional(),
-  configs: z.array(configSchema),
-  skipped: z.array(obj).optional(),
-  errors: z.array(obj).optional(),
-});
+/** `must be a string, not an array` from a zod issue (zod 4 codes; other codes keep zod's message). */
+function mustBe(issue: z.core.$ZodIssue): string {
+  if (issue.code === 'invalid_type') {
+    const expected = KIND[issue.expected] ?? issue.expected;
+    return issue.input === undefined ? `is missing (must be ${expected})` : `must be ${expected}, not ${kindOf(issue.input)}`;
+  }
+  if (issue.code === 'invalid_value') return `must be one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}, not ${JSON.stringify(issue.input) ?? kindOf(issue.input)}`;
+  return issue.message.replace(/^Invalid input: /, '');
+}
 
-const rankingV2Schema = z.looseObject({
-  verdict: obj,
-  configs: z.array(z.looseObject({ id: z.string(), rank: num, cost: obj })),
-});
-
-const FIX = 'the run file is damaged or was edited by hand: copy the whole run folder again, or re-run `spanproof run`.';
-
-function check<T>(schema: z.ZodType, value: unknown, file: string, what: string): T {
-  const r = schema.safeParse(value);
-  if (r.success) return r.data as T; // unknown keys kept (loose objects), defaults filled in
+/**
+ * `value` parsed by `schema` (unknown keys kept, defaults filled in); else SpanproofError('bad-input')
+ * `<file>: <field> must be <type>, not <kind>; the run file is damaged. Fix: re-run …`, `field` being
+ * the JSON path of the first wrong field — after `line N, ` for a line of questions.jsonl.
+ */
+function check<T>(schema: z.ZodType, value: unknown, file: string, line?: number): T {
+  const r = schema.safeParse(value, { reportInput: true });
+  if (r.success) return r.data as T;
   const issue = r.error.issues[0];
-  const got = issue.message.replace(/^Invalid input: /, '');
-  throw new SpanproofError('bad-input', `${what} has a wrong field: ${got}.`, { file, field: jsonPath(issue.path), fix: FIX });
+  const path = issue.path.length ? jsonPath(issue.path) : undefined;
+  const field = line === undefined ? path : path ? `line ${line}, ${path}` : `line ${line}`;
+  throw new SpanproofError('bad-input', `${field ?? 'the file'} ${mustBe(issue)}; the run file is damaged.`, { file, field, fix: FIX });
 }
 
 /** `value` (a parsed run.json) when it has the run file's shape, else SpanproofError('bad-input') naming `file` and the field. */
 export function checkRunFile<T>(value: unknown, file: string): T {
-  return check<T>(runSchema, value, file, 'run.json');
+  return check<T>(runSchema, value, file);
 }
 
 /** The same for results.json. */
 export function checkResultsFile<T>(value: unknown, file: string): T {
-  return check<T>(resultsSchema, value, file, 'results.json');
+  return check<T>(resultsSchema, value, file);
 }
 
-/** The same for a format-2 ranking.json (format 1, an array, is passed through as before). */
+/** The same for ranking.json: format 2 (an object with `spanproof: 2`) or format 1 (an array); anything else is passed through (read as no ranking). */
 export function checkRankingFile(value: unknown, file: string): unknown {
-  if (typeof value === 'object' && value !== null && !Array.isArray(value) && (value as { spanproof?: unknown }).spanproof === 2) return check(rankingV2Schema, value, file, 'ranking.json');
+  if (Array.isArray(value)) return check(rankingV1Schema, value, file);
+  if (typeof value === 'object' && value !== null && (value as { spanproof?: unknown }).spanproof === 2) return check(rankingV2Schema, value, file);
   return value;
+}
+
+/** The same for timings.json. */
+export function checkTimingsFile<T>(value: unknown, file: string): T {
+  return check<T>(timingsSchema, value, file);
+}
+
+/** The same for evidence.json. */
+export function checkEvidenceFile<T>(value: unknown, file: string): T {
+  return check<T>(evidenceSchema, value, file);
+}
+
+/** The same for one line (1-based `line`) of questions.jsonl. */
+export function checkQuestionRecord<T>(value: unknown, file: string, line: number): T {
+  return check<T>(questionRecordSchema, value, file, line);
 }
