@@ -28,6 +28,7 @@ import { readRun } from '../runs/read';
 import type { RunData } from '../runs/types';
 import { renderReport } from '../report';
 import { readAnswers } from '../judge/read';
+import { csvCell } from '../text/csv';
 
 export interface MlflowExportOptions {
   /** `http(s)://host:port` of the tracking server. */
@@ -120,9 +121,8 @@ export function heatmapCsv(d: RunData): string {
     }
   }
   const ev = new Map((d.evidence?.questions ?? []).map((q) => [q.id, new Set(q.spans.map((s) => s.source))]));
-  const cell = (s: string) => (/[",\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s);
-  const lines = [['document', ...qs].map(cell).join(',')];
-  for (const doc of [...docs].sort()) lines.push([doc, ...qs.map((q) => `${(share.get(doc)?.get(q) ?? 0).toFixed(3)}${ev.get(q)?.has(doc) ? 'E' : ''}`)].map(cell).join(','));
+  const lines = [['document', ...qs].map(csvCell).join(',')];
+  for (const doc of [...docs].sort()) lines.push([doc, ...qs.map((q) => `${(share.get(doc)?.get(q) ?? 0).toFixed(3)}${ev.get(q)?.has(doc) ? 'E' : ''}`)].map(csvCell).join(','));
   return lines.join('\n') + '\n';
 }
 

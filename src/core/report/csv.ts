@@ -12,11 +12,7 @@ import { roundedMs } from './format';
 import { injectionCsv } from './injection';
 import { attacksCsv } from './attacks';
 import type { RunData } from '../runs/types';
-
-function cell(v: unknown): string {
-  const s = v === null || v === undefined || (typeof v === 'number' && !Number.isFinite(v)) ? '' : String(v);
-  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-}
+import { csvCell } from '../text/csv';
 
 export function renderCsv(data: RunData): string {
   const m = buildReportModel(data);
@@ -24,7 +20,7 @@ export function renderCsv(data: RunData): string {
   const inj = injectionCsv(data.injection);
   const att = attacksCsv(data.attacks);
   const head = ['config', 'chunker', 'retriever', 'rerank', 'rank', 'score', 'pareto', 'recommended', 'diff_vs_best', 'diff_lo', 'diff_hi', 'p_holm', 'non_inferior', 'cost', 'context', 'context_unit', 'compute', ...keys.flatMap((x) => [`${x}`, `${x}_lo`, `${x}_hi`]), ...CAUSES, 'context_chars', 'median_ms', 'p25_ms', 'p75_ms', 'scored', 'failed', ...inj.head, ...att.head];
-  const lines = [head.map(cell).join(',')];
+  const lines = [head.map(csvCell).join(',')];
   for (const r of m.rows) {
     const c = r.config;
     lines.push(
@@ -33,7 +29,7 @@ export function renderCsv(data: RunData): string {
         r.ranking?.cost?.total, r.ranking?.cost?.context, r.ranking?.cost?.contextUnit, r.ranking?.cost?.compute,
         ...keys.flatMap((x) => [c.metrics[x]?.mean, c.metrics[x]?.lo, c.metrics[x]?.hi]),
         ...CAUSES.map((x) => c.causes[x] ?? 0), c.contextChars, roundedMs(r.latencyMs), roundedMs(r.latency?.p25Ms), roundedMs(r.latency?.p75Ms), c.scored, c.failed.length, ...inj.cells(c.id), ...att.cells(c.id),
-      ].map(cell).join(','),
+      ].map(csvCell).join(','),
     );
   }
   return lines.join('\r\n') + '\r\n';
