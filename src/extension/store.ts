@@ -9,10 +9,9 @@
  * message and nothing written (SPEC §16). Watcher events for our own writes are recognised by content.
  */
 import * as path from 'node:path';
-import picomatch from 'picomatch';
 import * as vscode from 'vscode';
 import { normaliseSource, resolveGroundTruth, type GroundTruthFile, type Resolution } from '../core/groundtruth';
-import { readDocumentInside, type SkippedFile } from '../core/corpus';
+import { globMatcher, globProblem, readDocumentInside, type SkippedFile } from '../core/corpus';
 import { groundTruthFileIn } from './confined';
 import { SpanproofError } from '../core/errors';
 import type { RunSettings } from '../core/settings';
@@ -75,8 +74,10 @@ export class GroundTruthStore implements vscode.Disposable {
 
   applySettings(settings: RunSettings): void {
     this.settings = settings;
-    const inc = picomatch(settings.include, { dot: true });
-    const exc = picomatch(settings.exclude, { dot: true });
+    // a glob over the limits (globProblem) matches nothing here; a run reports it (parseRunSettings)
+    const matcher = (globs: readonly string[]) => globMatcher(globs.filter((g) => globProblem(g) === null));
+    const inc = matcher(settings.include);
+    const exc = matcher(settings.exclude);
     this.isIncluded = (s) => inc(s) && !exc(s);
     // A different ground-truth path is a different file: start over from it on the next load.
     if (this.sync.file !== this.file) this.sync = new GroundTruthSync(this.file);

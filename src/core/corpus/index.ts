@@ -44,3 +44,4 @@ export { loadCorpus } from './load';
 export { decodeDocument, sha256Hex } from './decode';
 export { isInside, resolveInside, resolveWritableInside } from './confine';
 export { readDocumentInside } from './readInside';
+export { GLOB_LIMITS, globMatcher, globProblem } from './glob';

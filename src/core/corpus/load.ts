@@ -6,6 +6,7 @@ import { readFile, realpath, stat } from 'node:fs/promises';
 import * as path from 'node:path';
 import picomatch from 'picomatch';
 import { glob } from 'tinyglobby';
+import { globMatcher, walkExcludes } from './glob';
 import { DEFAULT_SETTINGS } from '../settings';
 import { SpanproofError } from '../errors';
 import type { CorpusDocument } from '../types';
@@ -51,14 +52,19 @@ export async function loadCorpus(root: string, opts: CorpusOptions = {}): Promis
 
   const realRoot = await realpath(absRoot);
   const linkSkips = new Map<string, SkippedFile>();
-  const guard = symlinkGuard(absRoot, realRoot, include, exclude, (s) => linkSkips.set(s.source, s));
-  const sources = (await glob(include, {
-    cwd: absRoot, ignore: exclude, onlyFiles: true, dot: true, expandDirectories: false,
+  const included = globMatcher(include);
+  const excluded = globMatcher(exclude);
+  const guard = symlinkGuard(absRoot, included, excluded, realRoot, (s) => linkSkips.set(s.source, s));
+  // tinyglobby compiles its patterns with picomatch into one regex each, exponential for some globs
+  // (#16 N2): it walks the include globs' literal folders and prunes with the excludes that are
+  // cheap for a regex; the globs themselves are applied by globMatcher (./glob.ts).
+  const sources = (await glob(walkRoots(include), {
+    cwd: absRoot, ignore: walkExcludes(exclude), onlyFiles: true, dot: true, expandDirectories: false,
     // tinyglobby (fdir) calls `realpath` for every symlink before following it; the guard refuses the
     // ones that leave the root or loop, so they are neither read nor walked.
     fs: { realpath: guard as unknown as typeof realpathCb },
   })).map((s) => s.split(path.sep).join('/'));
-  const unique = [...new Set(sources)].sort(compareSources);
+  const unique = [...new Set(sources)].filter((s) => included(s) && !excluded(s)).sort(compareSources);
 
   const documents: CorpusDocument[] = [];
   const skipped: SkippedFile[] = [...linkSkips.values()].filter((s) => !unique.includes(s.source));
@@ -105,6 +111,17 @@ export function compareSources(a: string, b: string): number {
   return Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
 }
 
+// The patterns tinyglobby walks for `include`: each glob's literal folder + `/**` (`docs/**` for
+// `docs/**/*.md`, `**` for `**/*.md` or `{a,b}/*.md`), a glob without wildcards as it is.
+function walkRoots(include: readonly string[]): string[] {
+  const roots = new Set<string>();
+  for (const pattern of include) {
+    const { base, isGlob } = picomatch.scan(pattern);
+    roots.add(!isGlob ? pattern : base && !base.includes('\\') ? `${base}/**` : '**');
+  }
+  return roots.has('**') ? ['**'] : [...roots];
+}
+
 type RealpathCallback = (err: NodeJS.ErrnoException | null, resolved: string) => void;
 
 /**
@@ -112,10 +129,7 @@ type RealpathCallback = (err: NodeJS.ErrnoException | null, resolved: string) =>
  * entry") every symlink whose real path is outside `realRoot` or is a folder already on the walked path,
  * and reports each refused or dangling link through `report` when the globs would have cared about it.
  */
-function symlinkGuard(absRoot: string, realRoot: string, include: string[], exclude: string[], report: (s: SkippedFile) => void) {
-  const opts = { dot: true, posix: true };
-  const included = picomatch(include, opts);
-  const excluded = picomatch(exclude, opts);
+function symlinkGuard(absRoot: string, included: (s: string) => boolean, excluded: (s: string) => boolean, realRoot: string, report: (s: SkippedFile) => void) {
   const refuse = (cb: RealpathCallback, message: string): void => {
     cb(Object.assign(new Error(message), { code: 'ESPANPROOF' }), '');
   };

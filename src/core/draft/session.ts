@@ -5,7 +5,7 @@
  * Cancelled drafting writes only when `keepPartial` (CLI `--keep-partial`, VS Code: the user
  * confirmed); a fatal endpoint failure writes nothing.
  */
-import picomatch from 'picomatch';
+import { globMatcher } from '../corpus/glob';
 import { loadCorpus } from '../corpus';
 import { SpanproofError } from '../errors';
 import { readGroundTruth, type Question } from '../groundtruth';
@@ -50,9 +50,9 @@ async function existingQuestions(file: string): Promise<Question[]> {
 
 /** Runs one drafting session (see the module comment). Throws SpanproofError for bad input and fatal endpoint errors. */
 export async function draftIntoGroundTruth(o: DraftSessionOptions): Promise<DraftSessionResult> {
+  const match = o.sources?.length ? globMatcher(o.sources, { file: o.workspace, field: '--sources', fix: 'use a simpler glob relative to the workspace, e.g. --sources "docs/**/*.md".' }) : undefined;
   const existing = await existingQuestions(o.groundTruthFile);
   const corpus = await loadCorpus(o.workspace, { include: o.settings.include, exclude: o.settings.exclude, maxFileBytes: o.settings.maxFileBytes });
-  const match = o.sources?.length ? picomatch([...o.sources], { dot: true }) : undefined;
   const exact = o.exactSources ? new Set(o.exactSources) : undefined;
   const documents = corpus.documents.filter((d) => (!match || match(d.source)) && (!exact || exact.has(d.source)));
   if (documents.length === 0 && exact) {

@@ -76,6 +76,8 @@ function problemsOfIssue(issue: z.core.$ZodIssue, input: unknown, prefix: string
   const given = getPath(input, issue.path.map(String).join('.'));
   const message = `${shown(given)} is not valid (${issue.message.replace(/^Invalid input$/, 'matches none of the accepted forms')}).`;
   if (!v) return [{ field, message, fix: `give ${field} a value of the documented form.` }];
+  // a refinement's own fix (`params.fix`: the include/exclude globs) says more than the value's type
+  if (issue.code === 'custom' && typeof issue.params?.fix === 'string') return [{ field, message, fix: `${issue.params.fix}.` }];
   const whole = v.path === issue.path.map(String).join('.');
   const fix = whole
     ? `set ${prefix}${v.path} to ${expectedValueText(v)}, e.g. ${shown(v.default)} (the default).`

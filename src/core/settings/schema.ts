@@ -14,6 +14,7 @@
  */
 import { z } from 'zod';
 import { isHttpUrl } from '../net/url';
+import { globProblem } from '../corpus/glob';
 
 /** What a changed setting makes stale, from the cheapest to recompute to the most expensive. */
 export const INVALIDATIONS = ['ranking', 'metrics', 'retrieval', 'index', 'corpus', 'groundtruth'] as const;
@@ -140,6 +141,16 @@ const chunkerId = z.enum(CHUNKER_IDS);
 const retrieverId = z.enum(RETRIEVER_IDS);
 const unique = { uniqueItems: true };
 
+/** A glob of include/exclude: refused when over the limits of ../corpus/glob.ts (they bound a match's work). */
+const glob = z.string().superRefine((pattern, ctx) => {
+  const problem = globProblem(pattern);
+  if (!problem) return;
+  const fix = /^(\.\/)?!/.test(pattern)
+    ? 'remove the leading "!" and put the glob in exclude (spanproof.exclude), the globs of the files to leave out'
+    : 'simplify the glob: at most 1000 characters, braces {…} expanding to at most 1024 globs (4096 path segments in all); several shorter globs in the list are fine';
+  ctx.addIssue({ code: 'custom', message: `the glob ${problem}`, params: { fix } });
+});
+
 /** A name usable in the config id `external/<name>/none` (never a built-in retriever id, whose cost rule it would take). */
 export const EXTERNAL_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 const externalName = z.string().regex(EXTERNAL_NAME, 'expected a name of letters, digits, ".", "_" or "-" (at most 64)').refine((n) => !(RETRIEVER_IDS as readonly string[]).includes(n), 'a built-in retriever id cannot name an external retriever');
@@ -151,8 +162,8 @@ const externalRetriever = z.union([
 
 /** The run settings schema. Input: any subset (nested objects too); output: every key filled in. */
 export const RUN_SETTINGS_SCHEMA = z.strictObject({
-  include: setting(z.array(z.string()), ['**/*.{md,mdx,markdown,txt,rst,adoc}'], { category: 'corpus', scope: 'resource', invalidates: 'corpus', description: 'Globs (relative to the workspace folder) of the corpus files.' }),
-  exclude: setting(z.array(z.string()), ['**/{node_modules,.git,out,dist,build,.spanproof}/**'], { category: 'corpus', scope: 'resource', invalidates: 'corpus', description: 'Globs excluded from the corpus.' }),
+  include: setting(z.array(glob), ['**/*.{md,mdx,markdown,txt,rst,adoc}'], { category: 'corpus', scope: 'resource', invalidates: 'corpus', description: 'Globs (relative to the workspace folder) of the corpus files: * and ? within a name, [abc], ** for any folders, {a,b} (VS Code\'s syntax; dot files match). A glob has at most 1000 characters, braces expanding to at most 1024 globs, and no leading ! (use exclude).' }),
+  exclude: setting(z.array(glob), ['**/{node_modules,.git,out,dist,build,.spanproof}/**'], { category: 'corpus', scope: 'resource', invalidates: 'corpus', description: 'Globs excluded from the corpus (the syntax and limits of include).' }),
   maxFileBytes: setting(posInt, 4 * 1024 * 1024, { category: 'corpus', scope: 'resource', invalidates: 'corpus', description: 'Files larger than this many bytes are skipped and reported.' }),
   groundTruthPath: setting(z.string(), '.spanproof/groundtruth.json', { category: 'corpus', scope: 'resource', invalidates: 'groundtruth', description: 'Ground-truth file, relative to the workspace folder. It must stay inside the folder (`..`, an absolute path or a link out is refused); the CLI reads a file elsewhere with --groundtruth FILE.' }),
   minQuoteLength: setting(nonNegInt, 12, { category: 'corpus', scope: 'resource', invalidates: 'groundtruth', description: 'Evidence quotes shorter than this (UTF-16 code units) are rejected.' }),

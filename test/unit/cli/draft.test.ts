@@ -228,3 +228,13 @@ test('#16 items 11, 16: every drafting request failing (HTTP 500) or every reply
     await srv.close();
   }
 });
+
+test('#16 N2: a --sources glob over the limits (here 1001 characters) exits 2 naming --sources, before any request', async (t) => {
+  if (!existsSync(MINI_GT)) return t.skip('samples/fastapi-mini is absent');
+  const { ws, gt } = workspace();
+  const before = readFileSync(gt, 'utf8');
+  const r = await cli(['draft', '--workspace', ws, '--endpoint', 'http://127.0.0.1:9', '--model', 'm', '--count', '3', '--no-cache', '--sources', `**/${'x'.repeat(998)}`]);
+  assert.equal(r.code, 2, r.stderr);
+  assert.match(r.stderr, /--sources: the glob "\*\*\/x{54}…" is 1001 characters long; at most 1000\. Fix: use a simpler glob/);
+  assert.equal(readFileSync(gt, 'utf8'), before);
+});

@@ -229,3 +229,23 @@ test('semantic.windowSentences is at most 20 (3000 took a 200 kB document from 0
   assert.equal(fixOf({ external: { totalTimeoutMs: 3e9 } })[0], 'external.totalTimeoutMs');
   assert.equal(parseRunSettings({ judge: { timeoutMs: 2 ** 31 - 1 } }).judge.timeoutMs, 2 ** 31 - 1);
 });
+
+test('an include/exclude glob over the limits of globProblem (exponential matching, #16 N2) is bad-input naming spanproof.include[i] with a fix', () => {
+  const input = { 'spanproof.include': ['**/*.md', `**/${'x'.repeat(1000)}`], 'spanproof.exclude': ['{a,b}'.repeat(11)] };
+  try {
+    parseRunSettings(input, '.vscode/settings.json', 'spanproof.');
+  } catch (e) {
+    assert.ok(isSpanproofError(e) && e.code === 'bad-input' && e.file === '.vscode/settings.json', String(e));
+    assert.deepEqual(e.problems?.map((p) => p.field), ['spanproof.include[1]', 'spanproof.exclude[0]']);
+    assert.match(e.problems![0].message, /^"\*\*\/xxx.*… is not valid \(the glob is 1003 characters long; at most 1000\)\./);
+    assert.match(e.problems![1].message, /expands to more than 1024 patterns/);
+    assert.match(e.problems![0].fix, /^simplify the glob: /);
+    return;
+  }
+  assert.fail('no error');
+});
+
+test('a leading ! in include (a negation: tinyglobby read it as an exclusion, picomatch as "every other file") is bad-input with a fix moving it to exclude', () => {
+  assert.throws(() => parseRunSettings({ include: ['**/*.md', '!docs/**'] }, 'cfg.json'), (e: unknown) => isSpanproofError(e) && e.code === 'bad-input' && e.field === 'include[1]'
+    && /"!docs\/\*\*" is not valid \(the glob starts with "!", a negation/.test(e.message) && /^remove the leading "!" and put the glob in exclude/.test(e.fix ?? ''));
+});
