@@ -13,7 +13,8 @@
 import { CAUSES, type Cause } from '../types';
 import type { RunSettings } from '../settings';
 import type { ResolvedQuestion } from '../groundtruth';
-import { bootstrapResamples, percentileCI } from '../stats';
+import { bootstrapResampleSteps, percentileCI } from '../stats';
+import { runSteps, type Steps } from '../steps';
 import { metricDef, resolvePrimaryMetric, resultMetricKeys } from '../metrics/registry';
 import type { ConfigResult, MeanCI } from '../runs/types';
 import type { ConfigPlan } from './plan';
@@ -46,12 +47,17 @@ export interface AggregateOutput {
  * index into it). Config entries are returned sorted by id.
  */
 export function aggregate(configs: readonly ConfigPlan[], items: readonly ItemRecord[], questions: ReadonlyArray<Pick<ResolvedQuestion, 'id'>>, settings: RunSettings): AggregateOutput {
+  return runSteps(aggregateSteps(configs, items, questions, settings));
+}
+
+/** {@link aggregate} as steps (src/core/steps.ts): yields while drawing the resamples and after every bootstrap CI. */
+export function* aggregateSteps(configs: readonly ConfigPlan[], items: readonly ItemRecord[], questions: ReadonlyArray<Pick<ResolvedQuestion, 'id'>>, settings: RunSettings): Steps<AggregateOutput> {
   const n = questions.length;
   const qIndex = new Map(questions.map((q, i) => [q.id, i]));
   // With one question every resample is that question, so one resample gives the same CIs as B
   // (a one-question re-run from the editor stays fast).
   const B = n === 1 ? Math.min(1, settings.bootstrap.resamples) : settings.bootstrap.resamples;
-  const resamples = n > 0 ? bootstrapResamples(n, B, settings.bootstrap.seed) : [];
+  const resamples = n > 0 ? yield* bootstrapResampleSteps(n, B, settings.bootstrap.seed) : [];
   const ci = (col: Column): MeanCI => (n > 0 ? percentileCI(col, resamples) : { mean: NaN, lo: NaN, hi: NaN });
   const k = settings.k;
   const byConfig = new Map<string, ItemRecord[]>();
@@ -81,9 +87,13 @@ export function aggregate(configs: readonly ConfigPlan[], items: readonly ItemRe
     for (const m of keys) {
       const key = metricDef(m).questionKey;
       metrics[m] = ci(col((it) => it.scores!.metrics[key]));
+      yield; // each CI is B × n work
     }
     const tauSweep: Record<string, MeanCI> = {};
-    for (const t of TAU_SWEEP) tauSweep[String(t)] = ci(col((it) => it.scores!.tauHits[String(t)]));
+    for (const t of TAU_SWEEP) {
+      tauSweep[String(t)] = ci(col((it) => it.scores!.tauHits[String(t)]));
+      yield;
+    }
     const causes = Object.fromEntries(CAUSES.map((x) => [x, 0])) as Record<Cause, number>;
     for (const it of its) if (it.status === 'ok' && it.scores?.cause) causes[it.scores.cause]++;
     const ok = its.filter((it) => it.status === 'ok' && it.scores);

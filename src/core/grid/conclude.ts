@@ -7,10 +7,11 @@ import type { AcceptanceReport } from '../groundtruth';
 import type { ComputeModels, LatencySummary } from '../ranking';
 import type { ResultsFile } from '../runs/types';
 import type { RunSettings } from '../settings';
-import { aggregate, type AggregateOutput } from './aggregate';
+import { aggregateSteps, type AggregateOutput } from './aggregate';
 import { externalSummaries } from './external';
 import type { ConfigPlan } from './plan';
-import { verdictStage, type VerdictStageOutput } from './ranking';
+import { verdictStageSteps, type VerdictStageOutput } from './ranking';
+import { runSteps, runStepsAsync, type Steps } from '../steps';
 import { buildResults } from './results';
 import type { ItemRecord } from './types';
 
@@ -29,8 +30,8 @@ export interface ConcludeInput {
   computeModels: ComputeModels;
   /** Measured per-query latency per config (read only when weights.latency > 0). */
   latency: ReadonlyMap<string, LatencySummary>;
-  /** Time each step (the run's stage clock); optional. */
-  time?: <T>(stage: string, f: () => T) => T;
+  /** Starts timing `stage` (the run's stage clock) and returns the function that ends it; optional. */
+  startStage?: (stage: string) => () => void;
 }
 
 export interface ConcludeOutput {
@@ -41,10 +42,27 @@ export interface ConcludeOutput {
 
 /** Aggregates, ranks and builds results.json (deterministic for identical items and settings). */
 export function concludeResults(input: ConcludeInput): ConcludeOutput {
-  const time = input.time ?? (<T>(_: string, f: () => T) => f());
+  return runSteps(concludeSteps(input));
+}
+
+/**
+ * {@link concludeResults} awaiting `checkpoint` between steps of bounded work (the bootstrap draws,
+ * every CI, every paired comparison): a run passes its progress tick, so a cancel stops the
+ * statistics within ~40 ms of work (#16 N6). Same result.
+ */
+export function concludeResultsAsync(input: ConcludeInput, checkpoint: () => Promise<void>): Promise<ConcludeOutput> {
+  return runStepsAsync(concludeSteps(input), checkpoint);
+}
+
+function* concludeSteps(input: ConcludeInput): Steps<ConcludeOutput> {
+  const start = input.startStage ?? (() => () => {});
   const { settings } = input;
-  const agg = time('aggregate', () => aggregate(input.configs, input.items, input.questions, settings));
-  const verdict = time('verdict', () => verdictStage({ agg, settings, latency: input.latency, models: input.computeModels }));
+  let end = start('aggregate');
+  const agg = yield* aggregateSteps(input.configs, input.items, input.questions, settings);
+  end();
+  end = start('verdict');
+  const verdict = yield* verdictStageSteps({ agg, settings, latency: input.latency, models: input.computeModels });
+  end();
   const summaries = externalSummaries(input.configs, input.items, agg);
   const configs = verdict.configs.map((c) => (summaries.has(c.id) ? { ...c, external: summaries.get(c.id)! } : c));
   const results = buildResults({ questions: input.questions, acceptance: input.acceptance, skipped: input.skipped }, settings, agg.primaryMetric, configs, { stages: input.stageErrors, items: input.items });

@@ -10,9 +10,10 @@
  * identical inputs.
  */
 import type { RunSettings } from '../settings';
-import { deterministicCosts, rankConfigs, type ComputeModels, type LatencySummary, type RankingFile } from '../ranking';
+import { deterministicCosts, rankConfigsSteps, type ComputeModels, type LatencySummary, type RankingFile } from '../ranking';
 import type { ConfigResult } from '../runs/types';
 import type { AggregateOutput } from './aggregate';
+import { runSteps, type Steps } from '../steps';
 
 export interface VerdictStageInput {
   agg: AggregateOutput;
@@ -31,12 +32,17 @@ export interface VerdictStageOutput {
 
 /** Runs the verdict stage (module docstring). */
 export function verdictStage(input: VerdictStageInput): VerdictStageOutput {
+  return runSteps(verdictStageSteps(input));
+}
+
+/** {@link verdictStage} as steps (src/core/steps.ts): yields after every paired comparison. */
+export function* verdictStageSteps(input: VerdictStageInput): Steps<VerdictStageOutput> {
   const { agg, settings } = input;
   const k = settings.k;
   const scored = agg.configs.filter((c) => c.scored > 0);
   const costs = deterministicCosts(scored, input.models);
   const timed = settings.weights.latency > 0;
-  const ranking = rankConfigs(
+  const ranking = yield* rankConfigsSteps(
     scored.map((c, i) => ({
       id: c.id,
       quality: c.metrics[agg.primaryMetric],

@@ -29,7 +29,7 @@ import { loadStage, type RunInputs } from './load';
 import { gridModelNeeds, loadRunModels, type RunModels } from './models';
 import { RunProgress } from './progress';
 import { buildEvidence, buildTimings, configLatencies, questionRecords } from './results';
-import { concludeResults } from './conclude';
+import { concludeResultsAsync } from './conclude';
 import { shardItem, type ShardFile } from './merge';
 import { selectionJson, shardSelection } from './shard';
 import type { ResidentState } from './resident';
@@ -195,7 +195,11 @@ async function concludeRun(s: RunState, models: RunModels, out: EngineOutput, to
   const computeModels = { embedderParameters: models.embedder!.parameters, embedderParametersByName: Object.fromEntries(models.embedders.map((e) => [e.name, e.model.parameters])), rerankerParameters: models.reranker?.parameters ?? null, poolSize: settings.poolSize };
   const skipped = inputs.corpus.skipped.map((x) => ({ source: x.source, reason: x.reason, detail: x.detail }));
   const stageErrors = out.stages.filter((st) => st.error).map((st) => ({ chunker: st.chunker, error: st.error! }));
-  const concluded = concludeResults({ settings, configs: out.configs, items: out.items, stageErrors, questions: inputs.questions, acceptance: inputs.acceptance, skipped, computeModels, latency, time: (name, f) => { const t = performance.now(); const r = resourceMark(); try { return f(); } finally { clock.add(name, performance.now() - t, r); } } });
+  // The statistics honour a cancel too (#16 N6: 100000 resamples ran ~20 s deaf to Ctrl-C): a progress
+  // tick at every step yields to the event loop every ~40 ms and throws once the signal is aborted.
+  const cancelPoint = new RunProgress(0, undefined, hooks.signal);
+  const startStage = (name: string) => { const t = performance.now(); const r = resourceMark(); return () => clock.add(name, performance.now() - t, r); };
+  const concluded = await concludeResultsAsync({ settings, configs: out.configs, items: out.items, stageErrors, questions: inputs.questions, acceptance: inputs.acceptance, skipped, computeModels, latency, startStage }, () => cancelPoint.tick());
   const { verdict } = concluded;
   // A shard's results.json covers only its share of the work, and says so; `spanproof merge` recomputes the whole.
   const results = params.shard ? { ...concluded.results, shard: params.shard } : concluded.results;

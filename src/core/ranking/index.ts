@@ -13,7 +13,8 @@ import type { Cause } from '../types';
 import { ALPHA, ASSUMED_POWER } from '../stats';
 import { dominantCause } from './cause';
 import { paretoFront } from './order';
-import { decideVerdict, DEFAULT_MARGIN, type VerdictInput } from './verdict';
+import { decideVerdictSteps, DEFAULT_MARGIN, type VerdictInput } from './verdict';
+import { runSteps, type Steps } from '../steps';
 import { explainConfig, recommendedWhy, verdictText } from './text';
 import type { LatencySummary } from './latency';
 import type { RankedConfig, RankingFile, TimedVerdict, Verdict } from './types';
@@ -23,7 +24,7 @@ export { dominantCause, type DominantCause } from './cause';
 export { compareQuality, paretoFront, type QualityKey } from './order';
 export { deterministicCosts, type ComputeModels, type CostInput, type DeterministicCost } from './cost';
 export { latencySummary, latencyText, type LatencySummary } from './latency';
-export { decideVerdict, DECISIVE_MIN_QUESTIONS, DEFAULT_MARGIN, type EvidenceStatus, type VerdictDecision, type VerdictInput, type ConfigDecision } from './verdict';
+export { decideVerdict, decideVerdictSteps, DECISIVE_MIN_QUESTIONS, DEFAULT_MARGIN, type EvidenceStatus, type VerdictDecision, type VerdictInput, type ConfigDecision } from './verdict';
 export { costText, explainConfig, signed } from './text';
 
 /** What the ranking needs from one config. */
@@ -69,10 +70,15 @@ const EMPTY_VERDICT = (metric: string, margin: number): Verdict => ({
  * `resamples` and returns ranking.json format 2, configs in rank order.
  */
 export function rankConfigs(configs: readonly RankInput[], resamples: readonly Uint32Array[], options: RankOptions): RankingFile {
+  return runSteps(rankConfigsSteps(configs, resamples, options));
+}
+
+/** {@link rankConfigs} as steps (src/core/steps.ts): yields after every paired comparison with the best. */
+export function* rankConfigsSteps(configs: readonly RankInput[], resamples: readonly Uint32Array[], options: RankOptions): Steps<RankingFile> {
   const margin = options.margin ?? DEFAULT_MARGIN;
   const metric = options.primaryMetric;
   if (configs.length === 0) return { spanproof: 2, primaryMetric: metric, k: options.k, verdict: EMPTY_VERDICT(metric, margin), configs: [] };
-  const v = decideVerdict(configs, resamples, margin);
+  const v = yield* decideVerdictSteps(configs, resamples, margin);
   const ids = configs.map((c) => c.id);
   const pareto = paretoFront(configs.map((c) => ({ quality: c.quality.mean, context: c.cost.context, compute: c.cost.compute })));
   const nonInferiorCount = v.decisions.filter((d) => d.nonInferior).length;

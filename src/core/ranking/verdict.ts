@@ -31,6 +31,7 @@
  */
 import { ALPHA, holmAdjust, minimalDetectableDifference, pairedComparison, questionsToResolve, type MeanCI, type PairedComparison } from '../stats';
 import { compareQuality } from './order';
+import { runSteps, type Steps } from '../steps';
 import type { DeterministicCost } from './cost';
 
 /** `decisive` / `provisional` / `no-signal` (SPEC §9). */
@@ -115,10 +116,19 @@ const ZERO: PairedComparison = { mean: 0, lo: 0, hi: 0, se: 0, p: 1, n: 0 };
  * @throws SpanproofError('invariant') when columns and resamples disagree in length.
  */
 export function decideVerdict(configs: readonly VerdictInput[], resamples: readonly Uint32Array[], margin = DEFAULT_MARGIN, level = 0.95): VerdictDecision {
+  return runSteps(decideVerdictSteps(configs, resamples, margin, level));
+}
+
+/** {@link decideVerdict} as steps (src/core/steps.ts): yields after every paired bootstrap comparison (B × n work each). */
+export function* decideVerdictSteps(configs: readonly VerdictInput[], resamples: readonly Uint32Array[], margin = DEFAULT_MARGIN, level = 0.95): Steps<VerdictDecision> {
   const order = configs.map((_, i) => i).sort((a, b) => compareQuality(key(configs[a]), key(configs[b])));
   const best = order[0];
   const bestCol = configs[best].perQuestion;
-  const cmp = configs.map((c, i) => (i === best ? { ...ZERO, n: finiteCount(bestCol) } : pairedComparison(c.perQuestion, bestCol, resamples, level)));
+  const cmp: PairedComparison[] = [];
+  for (const [i, c] of configs.entries()) {
+    cmp.push(i === best ? { ...ZERO, n: finiteCount(bestCol) } : pairedComparison(c.perQuestion, bestCol, resamples, level));
+    if (i !== best) yield;
+  }
   const others = order.slice(1);
   const holm = holmAdjust(others.map((i) => cmp[i].p));
   const pHolm = new Map(others.map((i, j) => [i, holm[j]]));

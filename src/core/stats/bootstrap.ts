@@ -9,6 +9,7 @@
  */
 import { SpanproofError } from '../errors';
 import { createRng } from './rng';
+import { runSteps, type Steps } from '../steps';
 
 /** A mean with its confidence interval. */
 export interface MeanCI {
@@ -17,20 +18,30 @@ export interface MeanCI {
   hi: number;
 }
 
+/** Index draws (resamples × n) between two yields of {@link bootstrapResampleSteps}: ~10 ms of work. */
+const DRAWS_PER_STEP = 1 << 20;
+
 /**
  * B resamples of n indices in [0, n), drawn in order b = 0..B−1, i = 0..n−1 as
  * `floor(rng() · n)` with `rng = createRng(seed)` (mulberry32). Deterministic for (n, B, seed).
  */
 export function bootstrapResamples(n: number, B: number, seed: number): Uint32Array[] {
+  return runSteps(bootstrapResampleSteps(n, B, seed));
+}
+
+/** {@link bootstrapResamples} as steps (src/core/steps.ts): yields after every ~10⁶ index draws. Same resamples. */
+export function* bootstrapResampleSteps(n: number, B: number, seed: number): Steps<Uint32Array[]> {
   if (!Number.isInteger(n) || n < 0 || !Number.isInteger(B) || B < 0) {
     throw new SpanproofError('bad-input', `bootstrapResamples needs integer n ≥ 0 and B ≥ 0 (got n=${n}, B=${B}).`, { field: 'bootstrap', fix: 'Use a whole number of resamples, e.g. 2000.' });
   }
   const rng = createRng(seed);
+  const perStep = Math.max(1, Math.floor(DRAWS_PER_STEP / Math.max(1, n)));
   const out: Uint32Array[] = [];
   for (let b = 0; b < B; b++) {
     const r = new Uint32Array(n);
     for (let i = 0; i < n; i++) r[i] = Math.floor(rng() * n);
     out.push(r);
+    if ((b + 1) % perStep === 0) yield;
   }
   return out;
 }

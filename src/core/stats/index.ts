@@ -6,6 +6,7 @@
 export { createRng } from './rng';
 export {
   bootstrapResamples,
+  bootstrapResampleSteps,
   meanOf,
   pairedDifferenceCI,
   pearson,
