@@ -52,15 +52,36 @@ export function register(program: Command, setExit: SetExit): void {
         setExit(0);
         return;
       }
-      const r = await reviewFile(file, text, action);
+      // Accepting re-checks each draft against the documents as they are now (SPEC §3.2): one whose quote
+      // no longer resolves stays a draft and is reported (#16 N8), never accepted silently.
+      const refused = 'accept' in action ? (await listDrafts(draftsToAccept(gt.questions, action.accept), o.workspace, settings)).filter((d) => !d.resolves) : [];
+      const refusedIds = new Set(refused.map((d) => d.id));
+      const applied: ReviewAction = 'accept' in action && refused.length ? { accept: (action.accept === 'all' ? gt.questions.filter(isDraft).map((q) => q.id) : action.accept).filter((id) => !refusedIds.has(id)) } : action;
+      const r = 'accept' in applied && applied.accept.length === 0 ? { ids: [], written: false } : await reviewFile(file, text, applied);
       const verb = 'accept' in action ? 'accepted' : 'rejected';
-      if (o.json) process.stdout.write(`${JSON.stringify({ [verb]: r.ids, written: r.written, ...(r.backup ? { backup: r.backup } : {}) }, null, 2)}\n`);
+      const notAccepted = refused.map((d) => ({ id: d.id, problem: d.problem ?? 'does not resolve' }));
+      if (o.json) process.stdout.write(`${JSON.stringify({ [verb]: r.ids, written: r.written, ...(r.backup ? { backup: r.backup } : {}), ...(refused.length ? { notAccepted } : {}) }, null, 2)}\n`);
       else {
         const what = 'accept' in action ? 'they are ordinary questions now and the next run scores them' : 'removed from the file';
-        process.stdout.write(r.ids.length ? `${verb[0].toUpperCase()}${verb.slice(1)} ${r.ids.length} draft(s): ${r.ids.join(', ')} — ${what}.${r.backup ? ` Previous version in ${r.backup}.` : ''}\n` : 'No drafts to review.\n');
+        process.stdout.write(r.ids.length ? `${verb[0].toUpperCase()}${verb.slice(1)} ${r.ids.length} draft(s): ${r.ids.join(', ')} — ${what}.${r.backup ? ` Previous version in ${r.backup}.` : ''}\n` : refused.length ? 'No draft accepted.\n' : 'No drafts to review.\n');
       }
+      if (refused.length) throw notAcceptedError(file, notAccepted);
       setExit(0);
     });
+}
+
+/** The drafts `accept` names (`all`: every draft), in file order; ids that are not drafts are left to reviewText to refuse. */
+function draftsToAccept(questions: readonly Question[], accept: readonly string[] | 'all'): Question[] {
+  return questions.filter((q) => isDraft(q) && (accept === 'all' || accept.includes(q.id)));
+}
+
+/** Exit 2 naming the drafts kept because their evidence no longer resolves in the documents. */
+function notAcceptedError(file: string, refused: ReadonlyArray<{ id: string; problem: string }>): SpanproofError {
+  const list = refused.map((d) => `${d.id} (${d.problem.replace(/\.$/, '')})`).join('; ');
+  return new SpanproofError('bad-input', `${refused.length} draft(s) not accepted, their evidence no longer matches the documents verbatim: ${list}. They stay drafts.`, {
+    file,
+    fix: `correct each quote ("exact") to the document's current text, or reject the draft (spanproof review --reject ${refused.map((d) => d.id).join(' ')}); spanproof review --list shows them.`,
+  });
 }
 
 interface ListedDraft {
