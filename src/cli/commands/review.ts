@@ -9,9 +9,9 @@
  */
 import type { Command } from 'commander';
 import { loadCorpus } from '../../core/corpus';
-import { reviewFile, type ReviewAction } from '../../core/draft';
+import { acceptWithout, draftsToAccept, notAcceptedError, reviewFile, unresolvedDrafts, type ReviewAction, type UnresolvedDraft } from '../../core/draft';
 import { SpanproofError } from '../../core/errors';
-import { isDraft, readGroundTruthWithText, resolveGroundTruth, type Question } from '../../core/groundtruth';
+import { isDraft, readGroundTruthWithText, resolveGroundTruth, type Question, type Resolution } from '../../core/groundtruth';
 import type { RunSettings } from '../../core/settings';
 import type { SetExit } from './index';
 import { groundTruthFileOf, resolveCliSettings } from './run';
@@ -54,34 +54,18 @@ export function register(program: Command, setExit: SetExit): void {
       }
       // Accepting re-checks each draft against the documents as they are now (SPEC §3.2): one whose quote
       // no longer resolves stays a draft and is reported (#16 N8), never accepted silently.
-      const refused = 'accept' in action ? (await listDrafts(draftsToAccept(gt.questions, action.accept), o.workspace, settings)).filter((d) => !d.resolves) : [];
-      const refusedIds = new Set(refused.map((d) => d.id));
-      const applied: ReviewAction = 'accept' in action && refused.length ? { accept: (action.accept === 'all' ? gt.questions.filter(isDraft).map((q) => q.id) : action.accept).filter((id) => !refusedIds.has(id)) } : action;
+      const refused = 'accept' in action ? await draftProblems(draftsToAccept(gt.questions, action.accept), o.workspace, settings) : [];
+      const applied = 'accept' in action ? acceptWithout(gt.questions, action.accept, refused) : action;
       const r = 'accept' in applied && applied.accept.length === 0 ? { ids: [], written: false } : await reviewFile(file, text, applied);
       const verb = 'accept' in action ? 'accepted' : 'rejected';
-      const notAccepted = refused.map((d) => ({ id: d.id, problem: d.problem ?? 'does not resolve' }));
-      if (o.json) process.stdout.write(`${JSON.stringify({ [verb]: r.ids, written: r.written, ...(r.backup ? { backup: r.backup } : {}), ...(refused.length ? { notAccepted } : {}) }, null, 2)}\n`);
+      if (o.json) process.stdout.write(`${JSON.stringify({ [verb]: r.ids, written: r.written, ...(r.backup ? { backup: r.backup } : {}), ...(refused.length ? { notAccepted: refused } : {}) }, null, 2)}\n`);
       else {
         const what = 'accept' in action ? 'they are ordinary questions now and the next run scores them' : 'removed from the file';
         process.stdout.write(r.ids.length ? `${verb[0].toUpperCase()}${verb.slice(1)} ${r.ids.length} draft(s): ${r.ids.join(', ')} — ${what}.${r.backup ? ` Previous version in ${r.backup}.` : ''}\n` : refused.length ? 'No draft accepted.\n' : 'No drafts to review.\n');
       }
-      if (refused.length) throw notAcceptedError(file, notAccepted);
+      if (refused.length) throw notAcceptedError(file, refused);
       setExit(0);
     });
-}
-
-/** The drafts `accept` names (`all`: every draft), in file order; ids that are not drafts are left to reviewText to refuse. */
-function draftsToAccept(questions: readonly Question[], accept: readonly string[] | 'all'): Question[] {
-  return questions.filter((q) => isDraft(q) && (accept === 'all' || accept.includes(q.id)));
-}
-
-/** Exit 2 naming the drafts kept because their evidence no longer resolves in the documents. */
-function notAcceptedError(file: string, refused: ReadonlyArray<{ id: string; problem: string }>): SpanproofError {
-  const list = refused.map((d) => `${d.id} (${d.problem.replace(/\.$/, '')})`).join('; ');
-  return new SpanproofError('bad-input', `${refused.length} draft(s) not accepted, their evidence no longer matches the documents verbatim: ${list}. They stay drafts.`, {
-    file,
-    fix: `correct each quote ("exact") to the document's current text, or reject the draft (spanproof review --reject ${refused.map((d) => d.id).join(' ')}); spanproof review --list shows them.`,
-  });
 }
 
 interface ListedDraft {
@@ -95,17 +79,24 @@ interface ListedDraft {
   problem?: string;
 }
 
-async function listDrafts(drafts: Question[], workspace: string, settings: RunSettings): Promise<ListedDraft[]> {
-  if (drafts.length === 0) return [];
+/** `drafts` resolved against the corpus as it is now (SPEC §3.2). */
+async function resolveDrafts(drafts: Question[], workspace: string, settings: RunSettings): Promise<Resolution> {
   const corpus = await loadCorpus(workspace, { include: settings.include, exclude: settings.exclude, maxFileBytes: settings.maxFileBytes });
   const texts = new Map(corpus.documents.map((d) => [d.source, d.text]));
-  const res = resolveGroundTruth({ spanproof: 1, questions: drafts }, (s) => texts.get(s), { minQuoteLength: settings.minQuoteLength, maxQuoteLength: settings.maxQuoteLength, skipped: corpus.skipped });
-  const resolved = new Set(res.questions.map((q) => q.id));
-  const a = res.acceptance;
-  const problemOf = (id: string): string | undefined => a.stale.find((x) => x.id === id)?.reason ?? (a.ambiguous.some((x) => x.id === id) ? 'ambiguous' : undefined) ?? a.rejected.find((x) => x.id === id)?.reason;
+  return resolveGroundTruth({ spanproof: 1, questions: drafts }, (s) => texts.get(s), { minQuoteLength: settings.minQuoteLength, maxQuoteLength: settings.maxQuoteLength, skipped: corpus.skipped });
+}
+
+/** Those of `drafts` that do not resolve now, with the problem. */
+async function draftProblems(drafts: Question[], workspace: string, settings: RunSettings): Promise<UnresolvedDraft[]> {
+  return drafts.length ? unresolvedDrafts(drafts.map((q) => q.id), await resolveDrafts(drafts, workspace, settings)) : [];
+}
+
+async function listDrafts(drafts: Question[], workspace: string, settings: RunSettings): Promise<ListedDraft[]> {
+  if (drafts.length === 0) return [];
+  const problems = new Map(unresolvedDrafts(drafts.map((q) => q.id), await resolveDrafts(drafts, workspace, settings)).map((d) => [d.id, d.problem]));
   return drafts.map((q) => ({
     id: q.id, question: q.question, ...(q.answer !== undefined ? { answer: q.answer } : {}), evidence: q.evidence, ...(q.provenance ? { provenance: q.provenance } : {}),
-    resolves: resolved.has(q.id), ...(resolved.has(q.id) ? {} : { problem: problemOf(q.id) }),
+    resolves: !problems.has(q.id), ...(problems.has(q.id) ? { problem: problems.get(q.id) } : {}),
   }));
 }
 

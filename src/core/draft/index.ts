@@ -21,5 +21,6 @@ export { parseDraftReply, type Candidate, type ParsedReply } from './reply';
 export { answerWords, contentWords, coverageAudit, distribution, lexicalLeakage, leakageAudit, questionSimilarity, DUPLICATE_SIMILARITY, LEAKAGE_WARNING_MEDIAN, type CoverageAudit, type Distribution, type LeakageAudit } from './audit';
 export { draftId, redactEndpoint } from './provenance';
 export { insertDrafts, reviewFile, reviewText, writeDrafts, type ReviewAction } from './store';
+export { acceptWithout, draftsToAccept, notAcceptedError, unresolvedDrafts, type UnresolvedDraft } from './acceptable';
 export { draftIntoGroundTruth, DRAFT_DEFAULTS, type DraftSessionOptions, type DraftSessionResult } from './session';
 export { draftJson, draftText } from './report';

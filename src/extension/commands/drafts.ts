@@ -9,7 +9,7 @@
 import { readFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { draftIntoGroundTruth, draftText, reviewFile, type DraftSessionResult, type Passage, type ReviewAction } from '../../core/draft';
+import { acceptWithout, draftIntoGroundTruth, draftsToAccept, draftText, reviewFile, unresolvedDrafts, type DraftSessionResult, type Passage, type ReviewAction, type UnresolvedDraft } from '../../core/draft';
 import { isDraft } from '../../core/groundtruth';
 import { ChatClient, ReplyCache } from '../../core/judge';
 import { resolveCacheDir } from '../../core/runs';
@@ -50,8 +50,21 @@ function target(sp: Spanproof, arg: unknown): { store: GroundTruthStore; id?: st
 async function applyReview(store: GroundTruthStore, action: ReviewAction): Promise<string[]> {
   const file = store.confinedFile(); // never outside the folder (#16 item 6)
   const text = await readFile(file, 'utf8');
-  const r = await reviewFile(file, text, action);
+  // Accepting re-checks the drafts against the documents as they are now, open editors included (#16 N8):
+  // one whose quote no longer resolves stays a draft and is reported, never accepted silently.
+  let refused: UnresolvedDraft[] = [];
+  if ('accept' in action && store.gt) {
+    store.resolve();
+    const named = draftsToAccept(store.gt.questions, action.accept).map((q) => q.id);
+    refused = store.resolution ? unresolvedDrafts(named, store.resolution) : [];
+  }
+  const applied = 'accept' in action && store.gt ? acceptWithout(store.gt.questions, action.accept, refused) : action;
+  const r = 'accept' in applied && applied.accept.length === 0 ? { ids: [] } : await reviewFile(file, text, applied);
   await store.onDiskChange();
+  if (refused.length) {
+    const list = refused.map((d) => `${d.id} (${d.problem.replace(/\.$/, '')})`).join('; ');
+    void vscode.window.showWarningMessage(`Spanproof: not accepted, the evidence no longer matches the document verbatim: ${list}. They stay drafts: correct the quote to the document's text, or reject the draft.`);
+  }
   return r.ids;
 }
 
