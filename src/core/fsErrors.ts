@@ -3,9 +3,10 @@
  * {@link outputPathError} turns them into SpanproofError('bad-input') (CLI exit 2) naming the path and
  * the fix. Anything else is returned unchanged so it still surfaces as an internal error (exit 3).
  */
-import { readFileSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { SpanproofError, isSpanproofError } from './errors';
+import { nonRegularKind, readRegularTextSync } from './files/read';
 
 /** The errno code of `e`, or of its `cause` (writeFileAtomic wraps the Node error). */
 export function errnoCode(e: unknown): string | undefined {
@@ -76,7 +77,7 @@ export function checkOutputFile(file: string, what: string, example: string, ove
   if (st?.isDirectory()) throw new SpanproofError('bad-input', `cannot write ${what} (it is a folder).`, { file, fix: `give a file path, e.g. ${join(file, example)}.` });
   // the write renames a temp file over the target: a device, FIFO or socket would be replaced by a
   // regular file (as root, `--out /dev/full --force` did that to /dev/full) — never, even with --force
-  const kind = !st || st.isFile() ? null : st.isFIFO() ? 'a named pipe (FIFO)' : st.isSocket() ? 'a socket' : st.isCharacterDevice() || st.isBlockDevice() ? 'a device' : 'not a regular file';
+  const kind = st ? nonRegularKind(st) : null;
   if (kind) throw new SpanproofError('bad-input', `cannot write ${what}: it is ${kind}, not a regular file; it was not touched.`, { file, fix: `give the path of a regular file, e.g. ${example} in the current folder (or leave ${what} out to print to stdout).` }); // not beside the device: /dev/report.md is no place for a report
   if (st && !overwrite) throw new SpanproofError('bad-input', `${what} would overwrite an existing file.`, { file, fix: `choose another file, or add ${forceFlag} to replace it.` });
   // Questions someone wrote by hand are never the price of a mistyped --out (a link to it counts too).
@@ -90,7 +91,7 @@ const GROUND_TRUTH_SNIFF_BYTES = 64 * 1024 * 1024;
 function isGroundTruthFile(file: string, size: number): boolean {
   if (size > GROUND_TRUTH_SNIFF_BYTES) return false;
   try {
-    const text = readFileSync(file, 'utf8');
+    const text = readRegularTextSync(file, GROUND_TRUTH_SNIFF_BYTES);
     if (!/^\uFEFF?\s*\{/.test(text)) return false;
     const v = JSON.parse(text.replace(/^\uFEFF/, '')) as { spanproof?: unknown; questions?: unknown };
     return typeof v.spanproof === 'number' && Array.isArray(v.questions);

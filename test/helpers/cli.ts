@@ -15,11 +15,12 @@ export interface CliResult {
 
 /**
  * Runs `spanproof ...args` with `env` added to this process's environment; `onSpawn` gets a function
- * that sends the child SIGINT (Ctrl-C).
+ * that sends the child SIGINT (Ctrl-C). With `timeoutMs` the child is killed (SIGKILL, code null)
+ * after that long — for tests of inputs that once hung the CLI, so a regression fails, not hangs.
  */
-export function runCli(args: string[], env: Record<string, string | undefined> = {}, onSpawn?: (interrupt: () => void) => void): Promise<CliResult> {
+export function runCli(args: string[], env: Record<string, string | undefined> = {}, onSpawn?: (interrupt: () => void) => void, timeoutMs?: number): Promise<CliResult> {
   return new Promise((res) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', join(REPO, 'src', 'cli', 'main.ts'), ...args], { cwd: REPO, env: { ...process.env, SPANPROOF_WORKER: join(REPO, 'src', 'worker', 'main.ts'), ...env } });
+    const child = spawn(process.execPath, ['--import', 'tsx', join(REPO, 'src', 'cli', 'main.ts'), ...args], { cwd: REPO, env: { ...process.env, SPANPROOF_WORKER: join(REPO, 'src', 'worker', 'main.ts'), ...env }, ...(timeoutMs ? { timeout: timeoutMs, killSignal: 'SIGKILL' as const } : {}) });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d));

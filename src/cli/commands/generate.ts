@@ -6,7 +6,8 @@
  * Exit codes: 0 done; 130 cancelled with Ctrl-C (like `run`); 2 bad input (no endpoint/model, same model, unknown config, existing
  * answers without --overwrite, the endpoint unreachable or refusing the key or the model); 3 internal error.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
+import { MAX_DATA_FILE_BYTES, readRegularTextSync } from '../../core/files/read';
 import * as path from 'node:path';
 import { SpanproofError } from '../../core/errors';
 import type { Command } from 'commander';
@@ -51,7 +52,7 @@ export function register(program: Command, setExit: SetExit): void {
 function workspaceJudgeSettings(runDir: string, given: string | undefined, quiet: boolean): Partial<RunSettings['judge']> {
   let recorded: string | undefined;
   try {
-    recorded = (JSON.parse(readFileSync(path.join(runDir, 'run.json'), 'utf8')) as { workspace?: string }).workspace;
+    recorded = (JSON.parse(readRegularTextSync(path.join(runDir, 'run.json'), MAX_DATA_FILE_BYTES)) as { workspace?: string }).workspace;
   } catch {
     /* not a run: the generation stage says so */
   }

@@ -26,7 +26,8 @@
  * format tag (the BM25 cache version), which retires these files with the index files.
  */
 import { createHash } from 'node:crypto';
-import { readFileSync, readdirSync, statSync, unlinkSync } from 'node:fs';
+import { readdirSync, statSync, unlinkSync } from 'node:fs';
+import { MAX_DATA_FILE_BYTES, readRegularTextSync } from '../files/read';
 import { join } from 'node:path';
 import type { Hit } from '../retrieval/hit';
 import type { Bm25ListCache } from '../retrieval/retrieve';
@@ -87,7 +88,7 @@ export class Bm25PoolCache implements Bm25ListCache {
   private constructor(readonly file: string, private readonly key: string, private readonly chunkCount: number) {
     let text: string;
     try {
-      text = readFileSync(file, 'utf8');
+      text = readRegularTextSync(file, MAX_DATA_FILE_BYTES);
     } catch {
       return; // absent or unreadable: start empty
     }

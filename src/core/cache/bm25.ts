@@ -15,7 +15,8 @@
  * cache format is not used and never overwritten. Files of format 3 (no checksum) have other keys.
  */
 import { createHash } from 'node:crypto';
-import { readFileSync, readdirSync, statSync, unlinkSync } from 'node:fs';
+import { readdirSync, statSync, unlinkSync } from 'node:fs';
+import { MAX_DATA_FILE_BYTES, readRegularTextSync } from '../files/read';
 import { dirname, join } from 'node:path';
 import type { Chunk } from '../types';
 import { Bm25Index, BM25_PARAMS, type Bm25BuildOptions } from '../retrieval/bm25';
@@ -88,7 +89,7 @@ const sha256Text = (s: string): string => createHash('sha256').update(s, 'utf8')
 function readCached(file: string, size: number): Bm25Index | Unusable {
   let text: string;
   try {
-    text = readFileSync(file, 'utf8');
+    text = readRegularTextSync(file, MAX_DATA_FILE_BYTES);
   } catch {
     return null; // absent or unreadable: a miss
   }

@@ -19,7 +19,8 @@
  * thrown: the cache is an optimisation. (SPEMB001 files, without `dataSha`, are recomputed.)
  */
 import { createHash } from 'node:crypto';
-import { readFileSync, readdirSync, unlinkSync } from 'node:fs';
+import { readdirSync, unlinkSync } from 'node:fs';
+import { MAX_DATA_FILE_BYTES, readRegularFileSync } from '../files/read';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../files';
 import { sha256Hex } from '../corpus/decode';
@@ -84,7 +85,7 @@ export class EmbeddingCache {
     const file = this.entryPath(docSha, chunkerKey, embedderId);
     let buf: Buffer;
     try {
-      buf = readFileSync(file);
+      buf = readRegularFileSync(file, MAX_DATA_FILE_BYTES);
     } catch {
       return undefined;
     }

@@ -14,7 +14,7 @@
  * newer format is not used and never overwritten.
  */
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { MAX_DATA_FILE_BYTES, readRegularTextSync } from '../files/read';
 import { join } from 'node:path';
 import type { RerankCache } from '../retrieval/rerank';
 import { newerFormat, writeFileAtomic } from '../files';
@@ -76,7 +76,7 @@ export class PersistentNumberMap {
   protected constructor(readonly file: string, readonly scorerId: string, private readonly kind: string, private readonly max: number, label: string) {
     let text: string;
     try {
-      text = readFileSync(file, 'utf8');
+      text = readRegularTextSync(file, MAX_DATA_FILE_BYTES);
     } catch {
       return; // absent or unreadable: start empty
     }

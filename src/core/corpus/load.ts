@@ -2,7 +2,7 @@
  * Loading a corpus from disk (SPEC §2): glob under a root, read each file, decode, skip with a reason.
  */
 import { realpath as realpathCb, realpathSync, stat as statCb } from 'node:fs';
-import { readFile, realpath, stat } from 'node:fs/promises';
+import { realpath, stat } from 'node:fs/promises';
 import * as path from 'node:path';
 import picomatch from 'picomatch';
 import { glob } from 'tinyglobby';
@@ -13,6 +13,7 @@ import type { CorpusDocument } from '../types';
 import type { Corpus, CorpusOptions, SkippedFile } from './index';
 import { decodeDocument } from './decode';
 import { isInside } from './confine';
+import { FileRefusedError, readRegularFile } from '../files/read';
 
 /** Files read concurrently. */
 const PARALLEL_READS = 16;
@@ -91,19 +92,26 @@ async function loadOne(root: string, realRoot: string, source: string, maxFileBy
     // Second line of defence (a link may have changed since the walk): never read outside the root.
     const real = await realpath(file);
     if (!isInside(realRoot, real)) return { source, reason: 'outside-root', detail: `links to ${real}, outside the corpus root` };
-    const st = await stat(file);
-    if (st.size > maxFileBytes) {
-      return { source, reason: 'too-large', detail: `${st.size} bytes > limit ${maxFileBytes} bytes (setting maxFileBytes)` };
-    }
-    const bytes = await readFile(file);
-    if (bytes.length > maxFileBytes) {
-      return { source, reason: 'too-large', detail: `${bytes.length} bytes > limit ${maxFileBytes} bytes (setting maxFileBytes)` };
-    }
+    const bytes = await readRegularFile(file, maxFileBytes);
     return decodeDocument(source, bytes);
   } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    return { source, reason: 'unreadable', detail: code ? `${code}: ${(e as Error).message}` : String(e) };
+    return readSkip(source, e);
   }
+}
+
+/**
+ * The skip of a document the reader (src/core/files/read.ts) refused or could not open: `too-large`
+ * over `maxFileBytes`, `unreadable` for a named pipe, a device (a link to /dev/zero), a socket or an
+ * fs error — never read, so a FIFO cannot hang the load nor a device fill the memory (#16 N1).
+ */
+export function readSkip(source: string, e: unknown): SkippedFile {
+  if (e instanceof FileRefusedError) {
+    const r = e.refusal;
+    if ('kind' in r) return { source, reason: 'unreadable', detail: `${r.kind}, not a regular file; not read` };
+    return { source, reason: 'too-large', detail: `${r.atLeast ? 'more than ' : ''}${r.size} bytes > limit ${r.maxBytes} bytes (setting maxFileBytes)` };
+  }
+  const code = (e as NodeJS.ErrnoException).code;
+  return { source, reason: 'unreadable', detail: code ? `${code}: ${(e as Error).message}` : String(e) };
 }
 
 /** Order of sources: UTF-8 byte order (= code-point order), independent of locale. */

@@ -5,17 +5,20 @@
  * extension's ground-truth store and the results panel's `readSpan` (issue #16 item 6), so the editor
  * reads exactly what the CLI would.
  */
-import { readFileSync } from 'node:fs';
 import { decodeDocument } from './decode';
 import { resolveInside } from './confine';
 import type { SkippedFile } from './index';
+import { isSpanproofError } from '../errors';
+import { MAX_DATA_FILE_BYTES, readRegularFileSync } from '../files/read';
+import { readSkip } from './load';
 
 /**
  * The text of `source` (a `/`-separated path relative to `root`), or why it cannot be used: a
  * SkippedFile with reason `outside-root` (the path or a link leaves the root), `unreadable` (missing,
- * no permission), or the decoder's reason (binary, not UTF-8, …). Never throws.
+ * no permission, a named pipe or device), `too-large` (over `maxFileBytes`, default
+ * {@link MAX_DATA_FILE_BYTES}: the editor shows any document the corpus setting allows), or the decoder's reason (binary, not UTF-8, …) — the loader's reasons (./load.ts). Never throws.
  */
-export function readDocumentInside(root: string, source: string): { text: string } | SkippedFile {
+export function readDocumentInside(root: string, source: string, maxFileBytes = MAX_DATA_FILE_BYTES): { text: string } | SkippedFile {
   let file: string;
   try {
     file = resolveInside(root, source, `source "${source}"`, 'the workspace folder');
@@ -24,9 +27,9 @@ export function readDocumentInside(root: string, source: string): { text: string
   }
   let bytes: Buffer;
   try {
-    bytes = readFileSync(file);
+    bytes = readRegularFileSync(file, maxFileBytes);
   } catch (e) {
-    return { source, reason: 'unreadable', detail: (e as NodeJS.ErrnoException).code ?? String(e) };
+    return isSpanproofError(e) ? readSkip(source, e) : { source, reason: 'unreadable', detail: (e as NodeJS.ErrnoException).code ?? String(e) };
   }
   const d = decodeDocument(source, bytes);
   return 'text' in d ? { text: d.text } : d;

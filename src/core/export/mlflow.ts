@@ -20,7 +20,7 @@
  *   a file larger than `maxBodyBytes` (or refused with 413) is sent as numbered parts
  *   `<name>.part-001-of-003` (concatenate them to restore it).
  */
-import { readFileSync } from 'node:fs';
+import { MAX_DATA_FILE_BYTES, readRegularTextSync } from '../files/read';
 import { join } from 'node:path';
 import { SpanproofError } from '../errors';
 import { HttpClient, NetError, findNetError, redactUrl } from '../net';
@@ -217,7 +217,7 @@ async function uploadArtifacts(http: HttpClient, base: string, artifactUri: stri
   if (!m) throw new SpanproofError('bad-input', `the run's artifact location ${artifactUri} is not served by the tracking server.`, { field: '--tracking-uri', fix: 'start the server with artifact serving (mlflow server --serve-artifacts, the default since MLflow 2.0).' });
   const root = `${base}/api/2.0/mlflow-artifacts/artifacts/${m[1].replace(/\/+$/, '')}`;
   const files: Array<[string, string]> = [
-    ...(['results.json', 'ranking.json', 'questions.jsonl'] as const).map((f): [string, string] => [f, readFileSync(join(runDir, f), 'utf8')]),
+    ...(['results.json', 'ranking.json', 'questions.jsonl'] as const).map((f): [string, string] => [f, readRegularTextSync(join(runDir, f), MAX_DATA_FILE_BYTES)]),
     ['report.html', renderReport(d, 'html', readAnswers(runDir))],
     ['heatmap.csv', heatmapCsv(d)],
   ];

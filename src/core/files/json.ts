@@ -4,8 +4,8 @@
  * a damaged file or line is a SpanproofError('bad-input') naming the file, the 1-based line and the
  * given fix — or, for tolerant readers (imports), a `bad` line they report and skip.
  */
-import { existsSync, readFileSync } from 'node:fs';
 import { SpanproofError } from '../errors';
+import { MAX_DATA_FILE_BYTES, readRegularTextSync } from './read';
 import { MAX_JSON_DEPTH, tooDeepPath } from './jsonDepth';
 import { jsonParseError, jsonSyntaxError, withoutExcerpt } from './jsonText';
 
@@ -36,10 +36,26 @@ export function parseJsonLines(text: string): JsonLine[] {
   return out;
 }
 
-/** Parses a JSON file; null when it does not exist. Throws bad-input naming `file` and `fix`. */
+/**
+ * The text of a JSON (Lines) file without a leading BOM (an editor may save one), read with
+ * ./read.ts's checks (a FIFO, device or file over {@link MAX_DATA_FILE_BYTES} is refused); null when
+ * it does not exist.
+ */
+function jsonFileText(file: string): string | null {
+  let text: string;
+  try {
+    text = readRegularTextSync(file, MAX_DATA_FILE_BYTES, { what: 'the file' });
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw e;
+  }
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+}
+
+/** Parses a JSON file (a leading BOM ignored); null when it does not exist. Throws bad-input naming `file` and `fix`. */
 export function readJsonFile<T>(file: string, fix: string): T | null {
-  if (!existsSync(file)) return null;
-  const text = readFileSync(file, 'utf8');
+  const text = jsonFileText(file);
+  if (text === null) return null;
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -52,13 +68,14 @@ export function readJsonFile<T>(file: string, fix: string): T | null {
 }
 
 /**
- * Parses a JSON Lines file (blank lines ignored); [] when it does not exist. `check`, when given, turns
- * each parsed value (and its 1-based line) into the record, throwing for a wrong shape.
+ * Parses a JSON Lines file (blank lines ignored, a leading BOM too); [] when it does not exist. `check`,
+ * when given, turns each parsed value (and its 1-based line) into the record, throwing for a wrong shape.
  * @throws SpanproofError('bad-input') at the first damaged line, naming `file`, `line N` and `fix`.
  */
 export function readJsonLines<T>(file: string, fix: string, check?: (value: unknown, line: number) => T): T[] {
-  if (!existsSync(file)) return [];
-  return parseJsonLines(readFileSync(file, 'utf8')).map((l) => {
+  const text = jsonFileText(file);
+  if (text === null) return [];
+  return parseJsonLines(text).map((l) => {
     if (l.error !== undefined) throw new SpanproofError('bad-input', l.error, { file, field: `line ${l.line}`, fix });
     return check ? check(l.value, l.line) : (l.value as T);
   });

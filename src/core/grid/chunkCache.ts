@@ -16,7 +16,7 @@
  * overwritten (the newer build keeps its cache); its notice says to update.
  */
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { MAX_DATA_FILE_BYTES, readRegularTextSync } from '../files/read';
 import { join } from 'node:path';
 import type { Chunk, CorpusDocument } from '../types';
 import { newerFormat, writeFileAtomic } from '../files';
@@ -83,7 +83,7 @@ export class ChunkCache {
     const file = this.fileOf(key);
     let text: string | null = null;
     try {
-      text = readFileSync(file, 'utf8');
+      text = readRegularTextSync(file, MAX_DATA_FILE_BYTES);
     } catch { /* absent or unreadable: built fresh */ }
     if (text !== null) {
       let got: ReturnType<typeof readEntries>;

@@ -5,7 +5,7 @@
  * `questionIds`, and the content hashes that identify the inputs of the run.
  */
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { MAX_DATA_FILE_BYTES, readRegularFileSync } from '../files/read';
 import { resolve } from 'node:path';
 import { SpanproofError } from '../errors';
 import type { CorpusDocument } from '../types';
@@ -93,7 +93,7 @@ export async function loadStage(input: LoadInput): Promise<RunInputs> {
   if (input.requireScorable && corpus.documents.length === 0) throw emptyCorpus(corpus, settings);
   const groundTruthFile = resolve(input.groundTruthFile);
   let gtBytes: Buffer;
-  try { gtBytes = readFileSync(groundTruthFile); } catch { gtBytes = Buffer.alloc(0); }
+  try { gtBytes = readRegularFileSync(groundTruthFile, MAX_DATA_FILE_BYTES); } catch { gtBytes = Buffer.alloc(0); } // readGroundTruth says why
   // Drafted questions (status "draft", spanproof draft) are never scored until accepted (spanproof review).
   const { scored: gt, drafts } = withoutDrafts(await readGroundTruth(groundTruthFile));
   if (drafts.length) warnings.push(`${drafts.length} draft question(s) not scored until accepted (spanproof review --list)`);

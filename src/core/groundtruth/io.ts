@@ -2,10 +2,11 @@
  * Reading and atomically writing ground-truth files (SPEC §3.1, §16). Reading never modifies the file.
  */
 import { statSync } from 'node:fs';
-import { lstat, open, readFile, realpath } from 'node:fs/promises';
+import { lstat, realpath } from 'node:fs/promises';
 import * as path from 'node:path';
 import { SpanproofError, isSpanproofError } from '../errors';
 import { openAtomicFile } from '../files';
+import { MAX_DATA_FILE_BYTES, openForReading, readOpenedFile, readRegularFile } from '../files/read';
 import { errnoCode } from '../fsErrors';
 import type { GroundTruthFile } from './index';
 import { parseGroundTruth, serializeGroundTruth } from './schema';
@@ -31,11 +32,15 @@ export async function readGroundTruthWithText(file: string): Promise<{ gt: Groun
   return { gt: parseGroundTruth(text, file), text };
 }
 
+/** How the ground truth is named when the reader refuses it (src/core/files/read.ts). */
+const GT_READ = { what: 'the ground-truth file', tooLargeFix: 'split the questions into several ground-truth files (each one passed with --groundtruth).' };
+
 async function readText(file: string): Promise<string> {
   let bytes: Buffer;
   try {
-    bytes = await readFile(file);
+    bytes = await readRegularFile(file, MAX_DATA_FILE_BYTES, GT_READ);
   } catch (e) {
+    if (isSpanproofError(e)) throw e; // a FIFO, a device, too large: said by the reader
     const code = (e as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') {
       throw new SpanproofError('not-found', 'ground-truth file not found.', {
@@ -140,14 +145,14 @@ const withoutBom = (text: string): string => (text.charCodeAt(0) === 0xfeff ? te
 async function readVersioned(file: string, target: string): Promise<ReadVersion> {
   let fh;
   try {
-    fh = await open(target, 'r');
+    fh = await openForReading(target);
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return { text: null, version: null };
     throw new SpanproofError('bad-input', 'cannot read the ground-truth file before writing it.', { file, cause: e });
   }
   try {
     const before = await fh.stat({ bigint: true });
-    const bytes = await fh.readFile();
+    const bytes = await readOpenedFile(fh, file, MAX_DATA_FILE_BYTES, GT_READ);
     const after = await fh.stat({ bigint: true });
     if (before.mtimeNs !== after.mtimeNs || before.size !== after.size) throw changedOnDisk(file); // written in place while being read
     const bom = bytes.subarray(0, 3).equals(UTF8_BOM);
@@ -217,7 +222,7 @@ async function writeLocked(file: string, target: string, render: (current: strin
     throw isSpanproofError(e) && e.code === 'bad-input' ? e : writeFailure(file, e);
   }
   // Re-verify: a writer that does not take the lock (an older Spanproof, a script) may have replaced it.
-  if ((await readFile(target, 'utf8').catch(() => null)) !== onDisk) {
+  if ((await readRegularFile(target, MAX_DATA_FILE_BYTES).then((b) => b.toString('utf8'), () => null)) !== onDisk) {
     throw new SpanproofError('bad-input', 'the ground-truth file changed on disk while it was being written; the change may not have been saved.', { file, fix: 'reload the file and apply the change again.' });
   }
   return { written: true, ...(backup ? { backup } : {}) };

@@ -15,10 +15,11 @@
  * behind (#16 item 9) — done while the lock is held, so no live writer's file is touched.
  */
 import { randomBytes } from 'node:crypto';
-import { linkSync, readFileSync, readdirSync, renameSync, statSync, unlinkSync, writeSync, openSync, closeSync } from 'node:fs';
+import { linkSync, readdirSync, renameSync, statSync, unlinkSync, writeSync, openSync, closeSync } from 'node:fs';
 import { hostname } from 'node:os';
 import * as path from 'node:path';
 import { SpanproofError } from '../errors';
+import { MAX_LOCK_FILE_BYTES, readRegularTextSync } from '../files/read';
 
 export interface LockOptions {
   /** Longest wait for a live holder, ms (default 10 000). */
@@ -52,22 +53,36 @@ export function processAlive(pid: number): boolean {
 
 function readInfo(lock: string): LockInfo | null {
   try {
-    const v = JSON.parse(readFileSync(lock, 'utf8')) as Partial<LockInfo>;
+    const v = JSON.parse(readRegularTextSync(lock, MAX_LOCK_FILE_BYTES)) as Partial<LockInfo>;
     return typeof v.pid === 'number' ? { pid: v.pid, host: String(v.host ?? ''), at: String(v.at ?? ''), nonce: String(v.nonce ?? '') } : null;
   } catch {
-    return null; // being written right now, or damaged: judged by its age
+    return null; // being written right now, damaged, or not a regular file: judged by its age
   }
 }
 
-/** Why the lock at `lock` is stale, or null when its holder may still be working. */
-function staleReason(lock: string, info: LockInfo | null, staleMs: number): string | null {
-  let age: number;
+/**
+ * How far in the future a lock's time (file mtime or its `at`) may be and still be a live lock: clocks
+ * of two machines sharing a folder differ by seconds, not minutes.
+ */
+export const LOCK_CLOCK_SKEW_MS = 60_000;
+
+/**
+ * Why the lock at `lock` is stale, or null when its holder may still be working. A lock dated in the
+ * future by more than {@link LOCK_CLOCK_SKEW_MS} (year 9999: its age never grew past `staleMs`, so it
+ * blocked every write forever) is stale: no live writer made it.
+ */
+function staleReason(lock: string, info: LockInfo | null, staleMs: number, now = Date.now()): string | null {
+  let mtime: number;
   try {
-    age = Date.now() - statSync(lock).mtimeMs;
+    mtime = statSync(lock).mtimeMs;
   } catch {
     return null; // gone already: the next attempt takes it
   }
   if (info && info.host === hostname() && !processAlive(info.pid)) return `its process ${info.pid} is gone`;
+  const at = info ? Date.parse(info.at) : NaN;
+  const future = Math.max(mtime, Number.isFinite(at) ? at : -Infinity) - now;
+  if (future > LOCK_CLOCK_SKEW_MS) return `it is dated ${Math.round(future / 1000)} s in the future (${new Date(Math.max(mtime, Number.isFinite(at) ? at : -Infinity)).toISOString()}), so no running writer made it`;
+  const age = now - mtime;
   if (age > staleMs) return `it is ${Math.round(age / 1000)} s old`;
   return null;
 }

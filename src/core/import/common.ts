@@ -2,18 +2,20 @@
  * Helpers shared by the importers: reading input files with errors that name the file and the fix,
  * the empty conversion report, and placing external documents relative to the workspace.
  */
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import * as path from 'node:path';
-import { SpanproofError } from '../errors';
+import { SpanproofError, isSpanproofError } from '../errors';
+import { MAX_DATA_FILE_BYTES, readRegularFileSync } from '../files/read';
 import { decodeDocument } from '../corpus';
 import type { ConversionReport, ImportedDocument, ImportFormat } from './index';
 
-/** Reads a UTF-8 text file (leading BOM removed, nothing else changed — the corpus rule of SPEC §1). */
+/** Reads a UTF-8 text file (leading BOM removed, nothing else changed — the corpus rule of SPEC §1) with src/core/files/read.ts's checks (no FIFO, device, or file over 256 MiB). */
 export function readTextFile(file: string, what = 'input file'): string {
   let bytes: Buffer;
   try {
-    bytes = readFileSync(file);
+    bytes = readRegularFileSync(file, MAX_DATA_FILE_BYTES, { what: `the ${what}` });
   } catch (e) {
+    if (isSpanproofError(e)) throw e; // a FIFO, a device, too large: said by the reader
     const code = (e as NodeJS.ErrnoException).code;
     throw new SpanproofError(code === 'ENOENT' ? 'not-found' : 'bad-input', `cannot read the ${what} (${code ?? String(e)}).`, {
       file, fix: code === 'ENOENT' ? 'check the path.' : 'check that it is a readable file.', cause: e,

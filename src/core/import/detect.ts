@@ -56,6 +56,7 @@ export function guessDatasetFormat(input: string): DatasetGuess | null {
     if (st.isDirectory()) {
       return readdirSync(input).some((f) => f.endsWith('.parquet')) ? { what: 'a WeKnora Parquet folder', command: 'spanproof import weknora' } : null;
     }
+    if (!st.isFile()) return null; // a named pipe would block the read, a device never end it
     const text = head(input);
     const t = text.trimStart();
     const firstLine = t.split(/\r?\n/, 1)[0];

@@ -35,9 +35,10 @@ const ANSWER_COL = /\s*-\s*Answer$/;
 /** Reads the TSV (no quoting: cells are taken verbatim between tabs). */
 export function readCuadTsv(file: string): CuadTable {
   requirePath(file, false, 'pass the path of labeled.tsv.');
+  const text = readTextFile(file, 'CUAD TSV'); // says itself why a file cannot be read
   let rows: string[][];
   try {
-    rows = parse(readTextFile(file, 'CUAD TSV'), { delimiter: '\t', quote: false, relax_column_count: true, skip_empty_lines: true }) as string[][];
+    rows = parse(text, { delimiter: '\t', quote: false, relax_column_count: true, skip_empty_lines: true }) as string[][];
   } catch (e) {
     throw new SpanproofError('bad-input', `not a readable TSV: ${(e as Error).message}`, { file, fix: 'export the sheet as tab-separated values.', cause: e });
   }

@@ -13,7 +13,7 @@
  * a paid reply is not thrown away — and one of a newer format is neither used nor overwritten.
  */
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { MAX_DATA_FILE_BYTES, readRegularTextSync } from '../files/read';
 import { join } from 'node:path';
 import { newerFormat, writeFileAtomic } from '../files';
 import { makeDirs } from '../files/dirs';
@@ -74,7 +74,7 @@ export class ReplyCache {
     const file = this.file(key);
     let text: string;
     try {
-      text = readFileSync(file, 'utf8');
+      text = readRegularTextSync(file, MAX_DATA_FILE_BYTES);
     } catch {
       return null; // absent: ask
     }

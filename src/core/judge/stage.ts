@@ -7,9 +7,10 @@
  * `"answers"` (all atomically, also when cancelled — then with the items finished so far and status
  * `cancelled`). The endpoint always comes from the caller, never from the run's files.
  */
-import { closeSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, openSync, rmSync, writeSync } from 'node:fs';
+import { MAX_DATA_FILE_BYTES, readRegularFileSync, readRegularTextSync } from '../files/read';
 import { join, relative, resolve } from 'node:path';
-import { SpanproofError } from '../errors';
+import { SpanproofError, isSpanproofError } from '../errors';
 import { decodeDocument } from '../corpus/decode';
 import { resolveInside } from '../corpus/confine';
 import { redactUrl } from '../net';
@@ -77,7 +78,7 @@ export function defaultGenerateConfigs(ranking: readonly RankingEntry[] | null, 
 
 function readReferences(file: string): Record<string, string> {
   try {
-    const gt = JSON.parse(readFileSync(file, 'utf8')) as { questions?: Array<{ id?: unknown; answer?: unknown }> };
+    const gt = JSON.parse(readRegularTextSync(file, MAX_DATA_FILE_BYTES)) as { questions?: Array<{ id?: unknown; answer?: unknown }> };
     const out: Record<string, string> = {};
     for (const q of gt.questions ?? []) if (typeof q.id === 'string' && typeof q.answer === 'string' && q.answer.trim()) out[q.id] = q.answer;
     return out;
@@ -105,8 +106,9 @@ function confinedReader(workspace: string): (source: string) => string {
     const file = resolveInside(workspace, source, `source "${source}" in the run's questions.jsonl`);
     let bytes: Buffer;
     try {
-      bytes = readFileSync(file);
+      bytes = readRegularFileSync(file, MAX_DATA_FILE_BYTES, { what: 'the document' });
     } catch (e) {
+      if (isSpanproofError(e)) throw e;
       throw new SpanproofError('bad-input', `document can no longer be read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}).`, { file: source, fix: 're-run the evaluation, or pass --workspace DIR (the corpus the run was made on).', cause: e });
     }
     const d = decodeDocument(source, bytes);
@@ -302,7 +304,7 @@ async function writeStageFiles(
     ...(res.status === 'failed' && res.error ? { error: res.error.message } : {}),
   };
   const resultsFile = join(runDir, 'results.json');
-  const current = JSON.parse(readFileSync(resultsFile, 'utf8')) as ResultsFile & { answers?: AnswersSummary };
+  const current = JSON.parse(readRegularTextSync(resultsFile, MAX_DATA_FILE_BYTES)) as ResultsFile & { answers?: AnswersSummary };
   writeFileAtomic(resultsFile, stableStringify({ ...current, answers: summary }, 2) + '\n');
   return { records, ledger, summary };
 }

@@ -94,9 +94,12 @@ export function resolveCacheDir(workspace: string, cacheDir?: string): string {
     return resolve(cacheDir);
   }
   const def = workspaceDir(workspace, 'cache', '--cache-dir');
-  if (isWritableDir(def)) return def;
+  const defProblem = writeProblem(def);
+  if (!defProblem) return def;
   const alt = join(userCacheDir(), 'workspaces', workspaceKey(workspace), 'cache');
-  makeDirs(alt);
+  const problem = writeProblem(alt);
+  // a read-only workspace and no writable home (a container, a locked-down CI user) was exit 3, a bare EACCES
+  if (problem) throw new SpanproofError('bad-input', `the user cache folder cannot be written (${problem}), nor can the workspace's ${def} (${defProblem}).`, { file: alt, fix: 'pass a writable folder with --cache-dir, or set XDG_CACHE_HOME (or SPANPROOF_CACHE_DIR) to one.' });
   return alt;
 }
 

@@ -9,11 +9,11 @@
  * judge models) are NOT taken from `.vscode/settings.json` — a folder someone else wrote must not
  * choose which model is loaded or where the API key is sent; give them with `--config` or a flag.
  */
-import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SpanproofError, isSpanproofError, type SpanproofProblem } from '../errors';
 import { parseJsonText } from '../files/jsonText';
-import { deepMerge, getPath, normaliseKeys, parseRunSettings, settingsError } from './parse';
+import { MAX_SETTINGS_FILE_BYTES, readRegularTextSync } from '../files/read';
+import { deepMerge, getPath, normaliseKeys, parseRunSettings, readConfigText, settingsError } from './parse';
 import { settingValues } from './walk';
 import { settingKeysAt } from './describe';
 import { closestName } from '../text/similar';
@@ -59,14 +59,17 @@ function checkedWorkspaceLayer(ws: WorkspaceSettings): WorkspaceSettings {
 /** {@link readWorkspaceSettings} without checking the values (so the keys it left out can be said even when a value is wrong). @throws for a file that cannot be read or parsed. */
 function readWorkspaceLayer(workspace: string): WorkspaceSettings {
   const file = join(workspace, WORKSPACE_SETTINGS_FILE);
-  if (!existsSync(file)) return { layer: null, ignored: [], unlisted: 0 };
   const fix = 'fix .vscode/settings.json (VS Code shows the problem too), or pass --config to override the key.';
   let text: string;
   try {
-    text = readFileSync(file, 'utf8');
+    text = readRegularTextSync(file, MAX_SETTINGS_FILE_BYTES, { what: 'the workspace settings file', tooLargeFix: 'remove what is not settings from .vscode/settings.json, or pass --config with the settings you need.' });
   } catch (e) {
+    if (isSpanproofError(e)) throw e; // a FIFO, a device, too large: said by the reader
     const code = (e as NodeJS.ErrnoException).code;
-    throw new SpanproofError('bad-input', `cannot read the workspace settings file${code === 'EISDIR' ? ': it is a folder' : code ? ` (${code})` : ''}.`, { file, fix: 'make .vscode/settings.json a readable JSON file (or remove it: the CLI then uses the defaults, --config and flags).', cause: e });
+    // a missing file (or a link to nothing) is no settings; a link loop (ELOOP) is a mistake to say, not to ignore
+    if (code === 'ENOENT') return { layer: null, ignored: [], unlisted: 0 };
+    const why = code === 'EISDIR' ? ': it is a folder' : code === 'ELOOP' ? ': it is a symbolic link that leads back to itself (a link loop, ELOOP)' : code ? ` (${code})` : '';
+    throw new SpanproofError('bad-input', `cannot read the workspace settings file${why}.`, { file, fix: 'make .vscode/settings.json a readable JSON file (or remove it: the CLI then uses the defaults, --config and flags).', cause: e });
   }
   if (!text.replace(/^\uFEFF/, '').trim()) return { layer: null, ignored: [], unlisted: 0 }; // VS Code accepts an empty settings.json
   const raw = parseJsonText(text, file, 'fix the JSON at that line and column (VS Code shows the problem too); the CLI reads no setting from the file until it parses.', { jsonc: true });
@@ -157,13 +160,7 @@ function deletePath(o: Record<string, unknown>, path: string): void {
 
 /** Reads a `--config` file (strict JSON) as a layer. @throws like readSettingsFile. */
 export function readConfigLayer(file: string): SettingsLayer {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (e) {
-    throw new SpanproofError('not-found', 'cannot read the config file.', { file, fix: 'check the --config path.', cause: e });
-  }
-  const raw = parseJsonText(text, file, 'fix the JSON syntax at that line and column.');
+  const raw = parseJsonText(readConfigText(file), file, 'fix the JSON syntax at that line and column.');
   parseRunSettings(raw, file);
   return { kind: 'config', file, values: normaliseKeys(raw) as Record<string, unknown> };
 }

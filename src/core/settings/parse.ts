@@ -6,8 +6,8 @@
  * SpanproofError('bad-input') naming the file, the key and the fix); {@link coerceRunSettings} is
  * lenient, for the editor (a wrong value falls back to its default and is reported).
  */
-import { readFileSync } from 'node:fs';
 import { parseJsonText } from '../files/jsonText';
+import { MAX_SETTINGS_FILE_BYTES, readRegularTextSync } from '../files/read';
 import type { z } from 'zod';
 import { SpanproofError, errorOfProblems, isSpanproofError, type SpanproofProblem } from '../errors';
 import { validateChunkerParams } from '../chunking/params';
@@ -121,13 +121,21 @@ export function settingsError(problems: readonly SpanproofProblem[], file?: stri
  * @throws SpanproofError('not-found') when the file cannot be read; ('bad-input') for bad JSON or a bad key.
  */
 export function readSettingsFile(file: string): RunSettings {
-  let text: string;
+  return parseRunSettings(parseJsonText(readConfigText(file), file, 'fix the JSON syntax at that line and column.'), file);
+}
+
+/**
+ * The text of a `--config` file, read with src/core/files/read.ts's checks.
+ * @throws SpanproofError('not-found') when it cannot be opened; ('bad-input') for a FIFO, a device or a
+ *   file over {@link MAX_SETTINGS_FILE_BYTES}.
+ */
+export function readConfigText(file: string): string {
   try {
-    text = readFileSync(file, 'utf8');
+    return readRegularTextSync(file, MAX_SETTINGS_FILE_BYTES, { what: 'the config file' });
   } catch (e) {
+    if (isSpanproofError(e)) throw e;
     throw new SpanproofError('not-found', 'cannot read the config file.', { file, fix: 'check the --config path.', cause: e });
   }
-  return parseRunSettings(parseJsonText(text, file, 'fix the JSON syntax at that line and column.'), file);
 }
 
 export function getPath(o: unknown, path: string): unknown {

@@ -18,7 +18,8 @@
  * never overwritten. Appends are one write call per batch (O_APPEND).
  */
 import { createHash } from 'node:crypto';
-import { appendFileSync, readFileSync, truncateSync } from 'node:fs';
+import { appendFileSync, truncateSync } from 'node:fs';
+import { MAX_DATA_FILE_BYTES, readRegularFileSync } from '../../files/read';
 import { endianness } from 'node:os';
 import { join } from 'node:path';
 import { newerFormat, writeFileAtomic } from '../../files';
@@ -161,7 +162,7 @@ export class EndpointCache {
   private load(): void {
     let raw: Buffer;
     try {
-      raw = readFileSync(this.file);
+      raw = readRegularFileSync(this.file, MAX_DATA_FILE_BYTES);
     } catch {
       return; // absent: a new cache
     }

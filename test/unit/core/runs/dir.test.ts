@@ -13,6 +13,7 @@ import { createRunDir, listRuns, resolveCacheDir, resolveRunsRoot, utcStamp } fr
 import { isSpanproofError } from '../../../../src/core/errors';
 import { MINI, MINI_GT, smallSettings, tmp } from '../../../helpers/grid';
 import { asUnprivileged } from '../../../helpers/unprivileged';
+import { thrown } from '../../../helpers/thrown';
 
 test('an unwritable workspace sends the run to the user cache dir and run.json says so', async () => {
   const root = tmp('ro');
@@ -96,4 +97,19 @@ test('after editing one document a warm run re-chunks only that document, and it
   for (const c of ['heading', 'fixed']) assert.equal(warm.timings.perChunker[c].cachedDocs, 3, c);
   assert.equal(cold.timings.perChunker.heading.cachedDocs, 0);
   assert.deepEqual(readFileSync(join(warm.runDir!, 'results.json'), 'utf8'), readFileSync(join(cold.runDir!, 'results.json'), 'utf8'));
+});
+
+test('no writable cache folder at all (workspace and user cache dir) is bad input naming the folder, with a fix (#16 N7: it was a bare EACCES, exit 3)', (t) => {
+  const root = tmp('nocache');
+  writeFileSync(join(root, '.spanproof'), 'not a folder'); // the workspace cannot hold .spanproof/cache
+  writeFileSync(join(root, 'home'), 'not a folder'); // nor the user cache dir: XDG_CACHE_HOME under a file
+  const saved = { SPANPROOF_CACHE_DIR: process.env.SPANPROOF_CACHE_DIR, XDG_CACHE_HOME: process.env.XDG_CACHE_HOME };
+  t.after(() => Object.assign(process.env, saved));
+  delete process.env.SPANPROOF_CACHE_DIR;
+  process.env.XDG_CACHE_HOME = join(root, 'home', 'cache');
+  const e = thrown(() => resolveCacheDir(root));
+  assert.equal(e.code, 'bad-input');
+  assert.match(e.file ?? '', new RegExp(`^${join(root, 'home', 'cache', 'spanproof', 'workspaces').replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/[0-9a-f]{12}/cache$`));
+  assert.ok(e.message.endsWith(`: the user cache folder cannot be written (a part of the path is a file, ENOTDIR), nor can the workspace's ${join(root, '.spanproof', 'cache')} (a part of the path is a file, ENOTDIR). Fix: pass a writable folder with --cache-dir, or set XDG_CACHE_HOME (or SPANPROOF_CACHE_DIR) to one.`), e.message);
+  assert.equal(e.fix, 'pass a writable folder with --cache-dir, or set XDG_CACHE_HOME (or SPANPROOF_CACHE_DIR) to one.');
 });
