@@ -4,6 +4,7 @@
 import { SpanproofError } from '../errors';
 import type { ChunkerId } from '../types';
 import type { ChunkerParams } from '../settings';
+import { MIN_CHUNK_SIZE } from '../settings/schema';
 
 /**
  * Version of each chunker's algorithm. Bump when a chunker's output for the same input and params
@@ -29,8 +30,9 @@ function fail(field: string, value: unknown, rule: string): never {
   });
 }
 
+/** `v` when it is a whole number ≥ `min`; the rule is worded as the settings check words it (src/core/settings/describe.ts). */
 function int(field: string, v: unknown, min: number): number {
-  if (typeof v !== 'number' || !Number.isInteger(v) || v < min) fail(field, v, `an integer ≥ ${min}`);
+  if (typeof v !== 'number' || !Number.isInteger(v) || v < min) fail(field, v, `a whole number ≥ ${min}`);
   return v;
 }
 
@@ -40,21 +42,21 @@ export function validateChunkerParams(chunker: ChunkerId, params: ChunkerParams)
     case 'fixed':
     case 'recursive': {
       const p = params[chunker];
-      const size = int(`${chunker}.size`, p?.size, 2);
+      const size = int(`${chunker}.size`, p?.size, MIN_CHUNK_SIZE);
       const overlap = int(`${chunker}.overlap`, p?.overlap, 0);
       if (overlap >= size) fail(`${chunker}.overlap`, overlap, `smaller than ${chunker}.size (${size})`);
       return;
     }
     case 'sentence':
-      int('sentence.size', params.sentence?.size, 2);
+      int('sentence.size', params.sentence?.size, MIN_CHUNK_SIZE);
       return;
     case 'heading':
-      int('heading.maxSize', params.heading?.maxSize, 2);
+      int('heading.maxSize', params.heading?.maxSize, MIN_CHUNK_SIZE);
       return;
     case 'semantic': {
       const p = params.semantic;
       const min = int('semantic.minSize', p?.minSize, 0);
-      const max = int('semantic.maxSize', p?.maxSize, 2);
+      const max = int('semantic.maxSize', p?.maxSize, MIN_CHUNK_SIZE);
       if (min > max) fail('semantic.minSize', min, `at most semantic.maxSize (${max})`);
       const pct = p?.percentile;
       if (typeof pct !== 'number' || !(pct >= 0 && pct <= 100)) fail('semantic.percentile', pct, 'a number in [0, 100]');

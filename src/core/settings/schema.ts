@@ -85,6 +85,14 @@ const posInt = z.number().int().positive();
 const nonNegInt = z.number().int().nonnegative();
 
 /**
+ * Smallest chunk size (characters, UTF-16 code units) of every chunker's size setting: a chunk never
+ * splits a surrogate pair, so a size of 1 cannot hold every character. The one bound the settings
+ * check and src/core/chunking/params.ts both say (they said "≥ 1" and "≥ 2").
+ */
+export const MIN_CHUNK_SIZE = 2;
+const chunkSize = z.number().int().min(MIN_CHUNK_SIZE);
+
+/**
  * Most threads per ONNX session (`threads`). A workspace file may set it (it is not restricted), and
  * onnxruntime spins up and joins its pool without heeding signals: 1000 threads held a run at 100 %
  * CPU past Ctrl-C, 100000 grew to 16 GB. 64 is beyond the useful parallelism of one session on the
@@ -171,22 +179,22 @@ export const RUN_SETTINGS_SCHEMA = z.strictObject({
   chunkers: setting(z.array(chunkerId).min(1), [...CHUNKER_IDS], { category: 'chunking', scope: 'resource', enumDescriptions: CHUNKER_DESCRIPTIONS, invalidates: 'index', description: 'Chunkers in the grid.', jsonSchema: unique }),
   chunkerParams: group({
     fixed: group({
-      size: setting(posInt, 800, { description: 'Fixed chunker: chunk size in characters.' }),
+      size: setting(chunkSize, 800, { description: 'Fixed chunker: chunk size in characters.' }),
       overlap: setting(nonNegInt, 100, { description: 'Fixed chunker: overlap in characters.' }),
     }),
     recursive: group({
-      size: setting(posInt, 800, { description: 'Recursive chunker: target chunk size in characters.' }),
+      size: setting(chunkSize, 800, { description: 'Recursive chunker: target chunk size in characters.' }),
       overlap: setting(nonNegInt, 100, { description: 'Recursive chunker: overlap in characters.' }),
     }),
     sentence: group({
-      size: setting(posInt, 800, { description: 'Sentence chunker: maximum chunk size in characters.' }),
+      size: setting(chunkSize, 800, { description: 'Sentence chunker: maximum chunk size in characters.' }),
     }),
     heading: group({
-      maxSize: setting(posInt, 4000, { description: 'Heading chunker: maximum section size before splitting.' }),
+      maxSize: setting(chunkSize, 4000, { description: 'Heading chunker: maximum section size before splitting.' }),
     }),
     semantic: group({
       minSize: setting(nonNegInt, 200, { description: 'Semantic chunker: minimum chunk size.' }),
-      maxSize: setting(posInt, 2000, { description: 'Semantic chunker: maximum chunk size.' }),
+      maxSize: setting(chunkSize, 2000, { description: 'Semantic chunker: maximum chunk size.' }),
       percentile: setting(z.number().min(0).max(100), 95, { description: 'Semantic chunker: distance percentile that starts a new chunk.' }),
       windowSentences: setting(nonNegInt.max(MAX_WINDOW_SENTENCES), 1, { description: `Semantic chunker: sentences on each side of a sentence in its embedding window (0 to ${MAX_WINDOW_SENTENCES}).` }),
     }),

@@ -9,6 +9,7 @@ import { planConfigs } from '../../../../src/core/grid/plan';
 import { DEFAULT_SETTINGS } from '../../../../src/core/settings';
 import { isSpanproofError } from '../../../../src/core/errors';
 import { readConfigLayer } from '../../../../src/core/settings/layers';
+import { validateChunkerParams } from '../../../../src/core/chunking/params';
 
 test('nested keys merge over the defaults; VS Code-style prefixed keys are accepted', () => {
   const s = parseRunSettings({ 'spanproof.k': 3, chunkerParams: { fixed: { size: 500 } }, bootstrap: { seed: 9 } }, 'cfg.json');
@@ -248,4 +249,25 @@ test('an include/exclude glob over the limits of globProblem (exponential matchi
 test('a leading ! in include (a negation: tinyglobby read it as an exclusion, picomatch as "every other file") is bad-input with a fix moving it to exclude', () => {
   assert.throws(() => parseRunSettings({ include: ['**/*.md', '!docs/**'] }, 'cfg.json'), (e: unknown) => isSpanproofError(e) && e.code === 'bad-input' && e.field === 'include[1]'
     && /"!docs\/\*\*" is not valid \(the glob starts with "!", a negation/.test(e.message) && /^remove the leading "!" and put the glob in exclude/.test(e.fix ?? ''));
+});
+
+test('a chunk size has one lower bound, 2, said the same by the settings check and the chunker check (#16 N10a: "≥ 1" and "≥ 2")', () => {
+  const said = (f: () => unknown): string => {
+    try {
+      f();
+    } catch (e) {
+      assert.ok(isSpanproofError(e) && e.code === 'bad-input', String(e));
+      return e.fix ?? '';
+    }
+    return assert.fail('expected bad-input');
+  };
+  for (const [chunker, key] of [['fixed', 'size'], ['recursive', 'size'], ['sentence', 'size'], ['heading', 'maxSize'], ['semantic', 'maxSize']] as const) {
+    // 0 and 1 are refused alike; before, 0 said "≥ 1" (the settings schema) and 1 said "≥ 2" (the chunker)
+    for (const v of [0, 1]) {
+      const fix = said(() => validateRunSettings(parseRunSettings({ chunkers: [chunker], chunkerParams: { [chunker]: { [key]: v, ...(key === 'size' && chunker !== 'sentence' ? { overlap: 0 } : {}) } } }, 'cfg.json')));
+      assert.match(fix, new RegExp(`^set chunkerParams\\.${chunker}\\.${key} to a whole number ≥ 2\\b`), `${chunker}.${key} = ${v}: ${fix}`);
+    }
+    const p = { ...DEFAULT_SETTINGS.chunkerParams, [chunker]: { ...DEFAULT_SETTINGS.chunkerParams[chunker], [key]: 1 } };
+    assert.equal(said(() => validateChunkerParams(chunker, p)), `set chunkerParams.${chunker}.${key} to a whole number ≥ 2.`);
+  }
 });
