@@ -166,12 +166,17 @@ export function indentOf(json: string): string | undefined {
  * Serialise `gt` pretty-printed with stable key order: known keys in SPEC §3.1 order, unknown keys
  * after them in their original order; ends with a newline. Deterministic.
  * Indentation: `opts.indent` if given, else that of `opts.like` (the file's current text, so that
- * `serializeGroundTruth(gt, {like: disk}) === disk` means "nothing to write"), else 2 spaces.
+ * `serializeGroundTruth(gt, {like: disk}) === disk` means "nothing to write"), else 2 spaces. Line
+ * endings: `\r\n` when `opts.like` has any (a file saved on Windows keeps them: `import --replace`
+ * turned them into `\n`), else `\n`.
  * `writeGroundTruth` uses the same rule with the file's current content.
  */
 export function serializeGroundTruth(gt: GroundTruthFile, opts: { indent?: number | string; like?: string | null } = {}): string {
   const indent = opts.indent ?? (opts.like ? indentOf(opts.like) : undefined) ?? 2;
   const top = ordered(gt, FILE_KEYS);
   top.questions = gt.questions.map((q) => orderedQuestion(q));
-  return `${JSON.stringify(top, null, indent)}\n`;
+  // JSON.stringify escapes every line break inside a string, so each `\n` it writes is structural
+  const eol = opts.like?.includes('\r\n') ? '\r\n' : '\n';
+  const text = `${JSON.stringify(top, null, indent)}\n`;
+  return eol === '\n' ? text : text.replace(/\n/g, eol);
 }

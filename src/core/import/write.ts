@@ -5,11 +5,11 @@
  * qrels as TREC text, and the conversion report as `.spanproof/import-report.json` — every one of
  * them confined to the workspace by its real path.
  */
-import { existsSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { SpanproofError } from '../errors';
-import { outputPathError } from '../fsErrors';
+import { errnoCode, outputPathError } from '../fsErrors';
+import { MAX_DATA_FILE_BYTES, readRegularTextSync } from '../files/read';
 import { appendToQuestions, orderedQuestion, parseGroundTruth, replaceGroundTruthText, serializeGroundTruth, type GroundTruthFile } from '../groundtruth';
 import { existingGroundTruthError, mergeGroundTruth, type ExistingGroundTruth, type MergeOutcome } from './merge';
 import { writeFileAtomic as writeAtomicRaw } from '../files';
@@ -43,13 +43,26 @@ export async function runImport(format: ImportFormat, input: string, opts: Impor
 
 /** Atomic write that creates the parent folder; false (nothing written) when the file already holds `data`. */
 function writeFileAtomic(file: string, data: string): boolean {
-  if (existsSync(file) && readFileSync(file, 'utf8') === data) return false;
+  if (textOnDisk(file, 'this file') === data) return false;
   makeDirs(path.dirname(file));
   writeAtomicRaw(file, data);
   return true;
 }
 
-const gtText = (file: string): string | null => (existsSync(file) ? readFileSync(file, 'utf8') : null);
+/**
+ * The text of `file`, or null when there is none — read with src/core/files/read.ts's checks, so a
+ * named pipe or a link to a device where the import writes is refused (exit 2), not waited on forever.
+ */
+function textOnDisk(file: string, what: string): string | null {
+  try {
+    return readRegularTextSync(file, MAX_DATA_FILE_BYTES, { what });
+  } catch (e) {
+    if (errnoCode(e) === 'ENOENT') return null;
+    throw e;
+  }
+}
+
+const gtText = (file: string): string | null => textOnDisk(file, 'the ground-truth file');
 
 /**
  * The error for an import that converted no row (SPEC §11: nothing is written then): names the input,
@@ -174,8 +187,9 @@ async function writeImportFiles(result: ImportResult, targets: ImportTargets, cu
   for (const [i, d] of result.documents.entries()) {
     const abs = targets.documents[i];
     let write = true;
-    if (existsSync(abs)) {
-      const cur = readFileSync(abs, 'utf8').replace(/^\uFEFF/, '');
+    const onDisk = textOnDisk(abs, `the file where document "${d.source}" goes`);
+    if (onDisk !== null) {
+      const cur = onDisk.replace(/^\uFEFF/, '');
       if (cur !== d.text) {
         throw new SpanproofError('bad-input', `a different file already exists where the import would write document "${d.source}"; nothing was written.`, {
           file: abs, fix: 'import into an empty folder (--workspace), or move that file away.',

@@ -92,6 +92,11 @@ test('an importer input or a document it reads that is a FIFO or a link to /dev/
   const docs = join(root, 'contracts');
   mkdirSync(docs);
   special(join(docs, 'c1.txt'), 'fifo');
+  const squad = join(root, 'squad.json');
+  writeFileSync(squad, JSON.stringify({ data: [{ title: 't', paragraphs: [{ context: 'The port is 8000.', qas: [{ id: 'q1', question: 'Which port?', answers: [{ text: '8000', answer_start: 12 }] }] }] }] }));
+  const gtWs = join(root, 'gt-ws');
+  mkdirSync(join(gtWs, '.spanproof'), { recursive: true });
+  special(join(gtWs, '.spanproof', 'groundtruth.json'), 'fifo');
   const tsv = join(root, 'labeled.tsv');
   writeFileSync(tsv, 'file\tParties\tParties-Answer\nc1\t["Acme"]\tAcme\n');
   await Promise.all([
@@ -99,6 +104,8 @@ test('an importer input or a document it reads that is a FIFO or a link to /dev/
     cli(['import', 'chroma', zero, '--workspace', ws]).then((r) => assertRefused(r, refusal(zero, 'the Chroma questions CSV', 'zero'))),
     cli(['import', 'pathway-cuad', fifo, '--documents', docs, '--workspace', ws]).then((r) => assertRefused(r, refusal(fifo, 'the CUAD TSV', 'fifo'))),
     cli(['import', 'pathway-cuad', tsv, '--documents', docs, '--workspace', ws]).then((r) => assertRefused(r, refusal(join(docs, 'c1.txt'), 'the contract', 'fifo'))),
+    // the ground truth an import replaces (it was read to compare before the write)
+    cli(['import', 'squad', squad, '--workspace', gtWs, '--replace']).then((r) => assertRefused(r, refusal(join(gtWs, '.spanproof', 'groundtruth.json'), 'the ground-truth file', 'fifo'))),
   ]);
 });
 

@@ -60,6 +60,24 @@ test('--replace replaces it and keeps the hand-written file as a backup', async 
   assert.equal(readFileSync(`${gtFile}.bak`, 'utf8'), HAND);
 });
 
+test('--replace keeps the file\'s BOM and its CRLF line endings (#16 N10c: the BOM was kept, every \\r\\n became \\n)', async (t) => {
+  const { ws, squad, gtFile } = setup(t);
+  const windows = `\uFEFF${HAND.replace(/\n/g, '\r\n')}`;
+  writeFileSync(gtFile, windows);
+  const r = await runCli(['import', 'squad', squad, '--workspace', ws, '--replace']);
+  assert.equal(r.code, 0, r.stderr);
+  const text = readFileSync(gtFile, 'utf8');
+  assert.ok(text.startsWith('\uFEFF{\r\n'), JSON.stringify(text.slice(0, 10)));
+  assert.equal(text.split('\r\n').length, text.split('\n').length, 'every line break is \\r\\n');
+  assert.ok(text.endsWith('}\r\n'));
+  assert.deepEqual(JSON.parse(text.slice(1)).questions.map((q: { id: string }) => q.id), ['q-port', 'q-iface']);
+  assert.equal(readFileSync(`${gtFile}.bak`, 'utf8'), windows);
+  // the same import again finds the file as it would write it: nothing to write
+  const again = await runCli(['import', 'squad', squad, '--workspace', ws, '--replace', '--json']);
+  assert.equal(again.code, 0, again.stderr);
+  assert.equal(readFileSync(gtFile, 'utf8'), text);
+});
+
 test('--merge adds the new ids, keeps the workspace\'s version of a conflicting id and lists it; the hand-written text and unknown fields survive', async (t) => {
   const { ws, squad, gtFile } = setup(t);
   const r = await runCli(['import', 'squad', squad, '--workspace', ws, '--merge', '--json']);
