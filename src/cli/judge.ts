@@ -4,10 +4,10 @@
  * key comes only from the environment variable SPANPROOF_API_KEY (never from a settings file). SIGINT
  * cancels the loop; what finished is kept (answers.jsonl, ledger.json consistent, status cancelled).
  */
-import { readFileSync } from 'node:fs';
+import { MAX_SETTINGS_FILE_BYTES, readRegularTextSync } from '../core/files/read';
 import type { Command } from 'commander';
 import { z } from 'zod';
-import { SpanproofError } from '../core/errors';
+import { SpanproofError, isSpanproofError } from '../core/errors';
 import { jsonParseError } from '../core/files';
 import { errnoCode } from '../core/fsErrors';
 import { ANSWER_QUALITY_ORDER, ChatClient, RequestFailure, JUDGE_METRICS, everyRequestFailed, ReplyCache, checkModels, judgeAnswer, runGenerationStage, unmeasuredReasons, type AnswerAggregate, type GenerationStageResult, type JudgeMetric, type JudgeScore, type LedgerFile, type PriceTable } from '../core/judge';
@@ -77,8 +77,9 @@ export function readPrices(file: string | undefined): PriceTable | undefined {
   const fix = 'pass a JSON file like {"gpt-4o-mini": {"input": 0.15, "output": 0.6}} (per 1M tokens).';
   let text: string;
   try {
-    text = readFileSync(file, 'utf8');
+    text = readRegularTextSync(file, MAX_SETTINGS_FILE_BYTES, { what: 'the price table' });
   } catch (e) {
+    if (isSpanproofError(e)) throw e;
     throw new SpanproofError('bad-input', `cannot read the price table (${errnoCode(e) ?? String(e)}).`, { file, field: '--judge-prices', fix, cause: e });
   }
   let raw: unknown;

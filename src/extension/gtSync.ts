@@ -18,7 +18,7 @@
  * - In-memory edits (`gt = …`) are synchronous; an edit made while a write is in flight is rebased onto
  *   what that write put on disk.
  */
-import { readFile } from 'node:fs/promises';
+import { MAX_DATA_FILE_BYTES, readRegularFile } from '../core/files/read';
 import { parseGroundTruth, serializeGroundTruth, writeGroundTruth, type GroundTruthFile } from '../core/groundtruth';
 import { mergeGroundTruth } from './merge';
 
@@ -33,7 +33,7 @@ export interface GroundTruthDisk {
 export const realDisk: GroundTruthDisk = {
   async read(file) {
     try {
-      return await readFile(file, 'utf8');
+      return (await readRegularFile(file, MAX_DATA_FILE_BYTES, { what: 'the ground-truth file' })).toString('utf8'); // a FIFO there never answered
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
       throw e;

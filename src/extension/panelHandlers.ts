@@ -4,7 +4,8 @@
  * type, so a missing handler or a handler returning the wrong shape does not compile.
  */
 import * as path from 'node:path';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
+import { MAX_DATA_FILE_BYTES, readRegularTextSync } from '../core/files/read';
 import * as vscode from 'vscode';
 import { readRun, listRuns, writeBiasStudy } from '../core/runs';
 import { readBiasInputFromRun, runBiasStudy, type BiasStudy } from '../core/bias';
@@ -48,7 +49,7 @@ export function panelHandlers(host: PanelHost): WebviewHandlers {
 /** `<runDir>/bias.json` (the file `spanproof bias` writes), computed on first request (≈ 0.5 s for 20 questions × 30 configs) and cached. */
 async function biasStudy(runDir: string): Promise<BiasStudy> {
   const file = path.join(runDir, 'bias.json');
-  if (existsSync(file)) return JSON.parse(readFileSync(file, 'utf8')) as BiasStudy;
+  if (existsSync(file)) return JSON.parse(readRegularTextSync(file, MAX_DATA_FILE_BYTES)) as BiasStudy;
   const study = await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: 'Spanproof: bias study' }, async () => runBiasStudy(readBiasInputFromRun(runDir)));
   try {
     writeBiasStudy(runDir, study, file);

@@ -8,6 +8,8 @@ import * as path from 'node:path';
 import { GroundTruthSync, realDisk, type GroundTruthDisk } from '../../../src/extension/gtSync';
 import type { GroundTruthFile, Question } from '../../../src/core/groundtruth';
 import { tempDir } from '../../helpers/tmp';
+import { runBounded } from '../../helpers/bounded';
+import { execFileSync } from 'node:child_process';
 
 const q = (id: string): Question => ({ id, question: `Q ${id}`, evidence: [{ source: 'a.md', exact: `quote of ${id} long enough` }] });
 const initial: GroundTruthFile = { spanproof: 1, questions: [q('a'), q('b'), q('c')] };
@@ -152,3 +154,12 @@ test('an editor edit made while a merging write is in flight is rebased onto it 
   assert.equal((await t.sync.write()).outcome, 'written');
   assert.deepEqual(t.disk().questions.map((x) => [x.question, x.tags]), [['Edited on disk', undefined], ['Q b', ['first']], ['Q c', ['second']]]);
 }));
+
+test('the editor\'s disk read refuses a ground truth that is a FIFO at once (it never answered)', { skip: process.platform === 'win32' }, (t) => {
+  const dir = tempDir('spanproof-gtsync-fifo-', t);
+  const fifo = path.join(dir, 'groundtruth.json');
+  execFileSync('mkfifo', [fifo]);
+  const r = runBounded(`require('./src/extension/gtSync').realDisk.read(${JSON.stringify(fifo)}).then(() => console.log('read'), (e) => console.log(e.code + ' ' + e.message))`, 30_000);
+  assert.equal(r.timedOut, false, 'the read hung');
+  assert.equal(r.stdout.trim(), `bad-input ${fifo}: the ground-truth file is a named pipe (FIFO), not a regular file; it was not read. Fix: replace it with a regular file (a named pipe, device or socket is never read, also not through a symbolic link).`);
+});
