@@ -109,3 +109,15 @@ test('a ground-truth lock dated in the future (year 9999) by a live process is s
     await assert.rejects(withFileLock(file, async () => 'written', { timeoutMs: 200 }), /being written by another process/);
   }
 });
+
+test('a ground-truth lock file that is a FIFO is judged by its age, not read (reading it waited forever)', posix, (t) => {
+  const dir = tempDir('sp-lock-fifo-', t);
+  const file = join(dir, 'groundtruth.json');
+  const lock = lockPathOf(file);
+  execFileSync('mkfifo', [lock]);
+  const old = new Date(Date.now() - 3_600_000);
+  utimesSync(lock, old, old);
+  const r = runBounded(`require('./src/core/groundtruth/lock').withFileLock(${JSON.stringify(file)}, async () => 'written', { timeoutMs: 2000 }).then((x) => console.log(x), (e) => console.log(e.message))`, 30_000);
+  assert.equal(r.timedOut, false, 'the lock read hung');
+  assert.equal(r.stdout.trim(), 'written');
+});
