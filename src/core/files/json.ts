@@ -46,7 +46,8 @@ function jsonFileText(file: string): string | null {
   try {
     text = readRegularTextSync(file, MAX_DATA_FILE_BYTES, { what: 'the file' });
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return null; // as existsSync said: no such file
     throw e;
   }
   return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;

@@ -57,7 +57,8 @@ function textOnDisk(file: string, what: string): string | null {
   try {
     return readRegularTextSync(file, MAX_DATA_FILE_BYTES, { what });
   } catch (e) {
-    if (errnoCode(e) === 'ENOENT') return null;
+    const code = errnoCode(e);
+    if (code === 'ENOENT' || code === 'ENOTDIR') return null; // no file there (a part of the path is a file: said when writing)
     throw e;
   }
 }

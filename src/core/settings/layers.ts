@@ -67,7 +67,7 @@ function readWorkspaceLayer(workspace: string): WorkspaceSettings {
     if (isSpanproofError(e)) throw e; // a FIFO, a device, too large: said by the reader
     const code = (e as NodeJS.ErrnoException).code;
     // a missing file (or a link to nothing) is no settings; a link loop (ELOOP) is a mistake to say, not to ignore
-    if (code === 'ENOENT') return { layer: null, ignored: [], unlisted: 0 };
+    if (code === 'ENOENT' || code === 'ENOTDIR') return { layer: null, ignored: [], unlisted: 0 }; // ENOTDIR: .vscode is a file
     const why = code === 'EISDIR' ? ': it is a folder' : code === 'ELOOP' ? ': it is a symbolic link that leads back to itself (a link loop, ELOOP)' : code ? ` (${code})` : '';
     throw new SpanproofError('bad-input', `cannot read the workspace settings file${why}.`, { file, fix: 'make .vscode/settings.json a readable JSON file (or remove it: the CLI then uses the defaults, --config and flags).', cause: e });
   }
