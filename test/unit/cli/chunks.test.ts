@@ -106,6 +106,6 @@ test('spanproof chunks reads the settings run reads: .vscode/settings.json spanp
   writeFileSync(path.join(ws, '.vscode', 'settings.json'), '{"spanproof.chunkerParams.fixed.size": 0}');
   const bad = cli(['chunks', '--workspace', ws, '--out', path.join(ws, 'bad.jsonl')]);
   assert.equal(bad.status, 2);
-  assert.match(bad.stderr, /settings\.json: spanproof\.chunkerParams\.fixed\.size: 0 is not valid .* Fix: set spanproof\.chunkerParams\.fixed\.size to a whole number ≥ 1/);
+  assert.match(bad.stderr, /settings\.json: spanproof\.chunkerParams\.fixed\.size: 0 is not valid .* Fix: set spanproof\.chunkerParams\.fixed\.size to a whole number ≥ 2/);
   assert.equal(existsSync(path.join(ws, 'bad.jsonl')), false);
 });
