@@ -1,13 +1,19 @@
 /**
- * Number flags shared by the commands: a count (`--k`, `--pool`) is a whole number written in digits
- * (`1e3`, `0x10`, `5.0` are refused) from 1 to a bound.
+ * Number flags shared by the commands: a count (`--k`, `--pool`, `--judge-retries`, …) is a whole
+ * number written in digits (`1e3`, `0x10`, `5.0` are refused) within a range — for a flag that sets a
+ * setting, the setting's own range (src/core/settings/schema.ts), so flag and settings file agree.
  */
 import { SpanproofError } from '../core/errors';
 
 /** `value` of `flag` as a whole number from 1 to `max`. @throws SpanproofError('bad-input') naming the flag, the value and the range. */
 export function countFlag(flag: string, value: string, max: number, example: number): number {
+  return wholeFlag(flag, value, 1, max, example);
+}
+
+/** `value` of `flag` as a whole number from `min` to `max`. @throws SpanproofError('bad-input') naming the flag, the value and the range. */
+export function wholeFlag(flag: string, value: string, min: number, max: number, example: number): number {
   const n = /^\s*\d+\s*$/.test(value) ? Number(value) : NaN;
-  if (!(n >= 1 && n <= max)) throw new SpanproofError('bad-input', `${flag} "${value}" is not a whole number from 1 to ${max}.`, { field: flag, fix: `pass a whole number in digits, e.g. ${flag} ${example}.` });
+  if (!(n >= min && n <= max)) throw new SpanproofError('bad-input', `${flag} "${value}" is not a whole number from ${min} to ${max}.`, { field: flag, fix: `pass a whole number in digits, e.g. ${flag} ${example}.` });
   return n;
 }
 

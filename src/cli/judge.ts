@@ -13,7 +13,8 @@ import { errnoCode } from '../core/fsErrors';
 import { ANSWER_QUALITY_ORDER, ChatClient, RequestFailure, JUDGE_METRICS, everyRequestFailed, ReplyCache, checkModels, judgeAnswer, runGenerationStage, unmeasuredReasons, type AnswerAggregate, type GenerationStageResult, type JudgeMetric, type JudgeScore, type LedgerFile, type PriceTable } from '../core/judge';
 import { readRun, resolveCacheDir } from '../core/runs';
 import { ledgerLine } from '../core/judge/report';
-import type { RunSettings } from '../core/settings';
+import { MAX_CONCURRENCY, MAX_RETRIES, MAX_TIMEOUT_MS, type RunSettings } from '../core/settings';
+import { wholeFlag } from './flags';
 
 export { ledgerLine };
 import type { AnswerItem, AnswerJudge } from '../core/score/answers';
@@ -63,11 +64,12 @@ export function addJudgeOptions(cmd: Command, withGenerator: boolean): Command {
   return cmd;
 }
 
-function intOption(v: string | undefined, flag: string, min: number, example = Math.max(min, 2)): number | undefined {
-  if (v === undefined) return undefined;
-  const n = v.trim() === '' ? NaN : Number(v);
-  if (!Number.isInteger(n) || n < min) throw new SpanproofError('bad-input', `${flag} must be a whole number ≥ ${min}, got "${v}".`, { field: flag, fix: `e.g. ${flag} ${example}` });
-  return n;
+/** Most judge repeats (`--judge-repeats`): each repeat grades every answer again on a possibly paid endpoint, uncached. */
+const MAX_JUDGE_REPEATS = 20;
+
+/** `v` of `flag` as a whole number from `min` to `max` (undefined when the flag is absent); see {@link wholeFlag}. */
+function intOption(v: string | undefined, flag: string, min: number, max: number, example = Math.max(min, 2)): number | undefined {
+  return v === undefined ? undefined : wholeFlag(flag, v, min, max, example);
 }
 
 const priceSchema = z.record(z.string(), z.object({ input: z.number().nonnegative(), output: z.number().nonnegative() }));
@@ -112,9 +114,9 @@ function judgeFlagSettings(o: JudgeCliOptions): Partial<RunSettings['judge']> {
     ...(o.generatorModel ? { generatorModel: o.generatorModel } : {}),
     ...(o.judgeModel ? { judgeModel: o.judgeModel } : {}),
     ...(o.allowSameModel ? { allowSameModel: true } : {}),
-    ...(o.judgeConcurrency !== undefined ? { concurrency: intOption(o.judgeConcurrency, '--judge-concurrency', 1)! } : {}),
-    ...(o.judgeTimeout !== undefined ? { timeoutMs: intOption(o.judgeTimeout, '--judge-timeout', 1, 30000)! } : {}),
-    ...(o.judgeRetries !== undefined ? { retries: intOption(o.judgeRetries, '--judge-retries', 0, 1)! } : {}),
+    ...(o.judgeConcurrency !== undefined ? { concurrency: intOption(o.judgeConcurrency, '--judge-concurrency', 1, MAX_CONCURRENCY)! } : {}),
+    ...(o.judgeTimeout !== undefined ? { timeoutMs: intOption(o.judgeTimeout, '--judge-timeout', 1, MAX_TIMEOUT_MS, 30000)! } : {}),
+    ...(o.judgeRetries !== undefined ? { retries: intOption(o.judgeRetries, '--judge-retries', 0, MAX_RETRIES, 1)! } : {}),
   };
 }
 
@@ -122,7 +124,7 @@ function judgeFlagSettings(o: JudgeCliOptions): Partial<RunSettings['judge']> {
 function parseJudgeFlags(o: JudgeCliOptions) {
   return {
     overrides: judgeFlagSettings(o),
-    repeats: intOption(o.judgeRepeats, '--judge-repeats', 1),
+    repeats: intOption(o.judgeRepeats, '--judge-repeats', 1, MAX_JUDGE_REPEATS),
     metrics: judgeMetricsOption(o.judgeMetrics),
     prices: readPrices(o.judgePrices),
   };

@@ -13,7 +13,8 @@ import { draftIntoGroundTruth, draftJson, draftText, DRAFT_DEFAULTS, type DraftS
 import { SpanproofError } from '../../core/errors';
 import { ChatClient, ReplyCache } from '../../core/judge';
 import { resolveCacheDir } from '../../core/runs';
-import { DEFAULT_SETTINGS } from '../../core/settings';
+import { DEFAULT_SETTINGS, MAX_CONCURRENCY, MAX_DRAFT_COUNT } from '../../core/settings';
+import { wholeFlag } from '../flags';
 import { readPrices } from '../judge';
 import type { SetExit } from './index';
 import { groundTruthFileOf, resolveCliSettings } from './run';
@@ -41,12 +42,6 @@ interface DraftOptions {
 
 const collect = (v: string, prev: string[]) => [...prev, v];
 
-function wholeNumber(v: string | undefined, flag: string, min: number): number | undefined {
-  if (v === undefined) return undefined;
-  const n = Number(v);
-  if (!Number.isInteger(n) || n < min) throw new SpanproofError('bad-input', `${flag} must be a whole number ≥ ${min}, got "${v}".`, { field: flag, fix: `e.g. ${flag} ${Math.max(min, 2)}` });
-  return n;
-}
 
 export function register(program: Command, setExit: SetExit): void {
   program
@@ -88,7 +83,7 @@ Exit codes: 0 done; 2 bad input or the endpoint unreachable / refusing (nothing 
       const workspace = path.resolve(o.workspace);
       const client = new ChatClient({
         endpoint, apiKey: process.env.SPANPROOF_API_KEY,
-        concurrency: wholeNumber(o.concurrency, '--concurrency', 1) ?? settings.judge.concurrency,
+        concurrency: (o.concurrency === undefined ? undefined : wholeFlag('--concurrency', o.concurrency, 1, MAX_CONCURRENCY, 4)) ?? settings.judge.concurrency,
         requestsPerMinute: settings.judge.requestsPerMinute, timeoutMs: settings.judge.timeoutMs, retries: settings.judge.retries,
         prices: readPrices(o.prices),
         cache: o.cache === false ? undefined : new ReplyCache(o.cacheDir ? path.resolve(o.cacheDir) : path.join(resolveCacheDir(workspace), 'judge')),
@@ -103,8 +98,8 @@ Exit codes: 0 done; 2 bad input or the endpoint unreachable / refusing (nothing 
       try {
         r = await draftIntoGroundTruth({
           workspace, groundTruthFile, settings, client, model,
-          count: wholeNumber(o.count, '--count', 1) ?? settings.draft.count, sources: o.sources, perDocument: wholeNumber(o.perDocument, '--per-document', 1),
-          multiEvidence: !!o.multiEvidence, seed: wholeNumber(o.seed, '--seed', 0) ?? DRAFT_DEFAULTS.seed, keepPartial: !!o.keepPartial, signal: ac.signal,
+          count: (o.count === undefined ? undefined : wholeFlag('--count', o.count, 1, MAX_DRAFT_COUNT, 20)) ?? settings.draft.count, sources: o.sources, perDocument: (o.perDocument === undefined ? undefined : wholeFlag('--per-document', o.perDocument, 1, MAX_DRAFT_COUNT, 2)),
+          multiEvidence: !!o.multiEvidence, seed: (o.seed === undefined ? undefined : wholeFlag('--seed', o.seed, 0, Number.MAX_SAFE_INTEGER, 7)) ?? DRAFT_DEFAULTS.seed, keepPartial: !!o.keepPartial, signal: ac.signal,
           onProgress: o.json ? undefined : (done, total) => process.stderr.write(`progress ${done}/${total} passages\n`),
         });
       } finally {

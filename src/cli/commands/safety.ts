@@ -25,6 +25,8 @@ import { sendingLine, readPrices } from '../judge';
 import { EXIT } from '../exit';
 import type { SetExit } from './index';
 import { onCancelSignal } from '../cancel';
+import { wholeFlag } from '../flags';
+import { MAX_CONCURRENCY } from '../../core/settings';
 
 interface SafetyCliOptions {
   endpoint?: string;
@@ -74,8 +76,7 @@ export function register(program: Command, setExit: SetExit): void {
       if (out) checkOutputFile(out, '--out', 'safety.json', o.force === true); // before anything is sent
       const threshold = o.threshold ? parseThreshold(o.threshold) : DEFAULT_THRESHOLD;
       const categories = categoriesOption(o.categories);
-      const concurrency = o.judgeConcurrency === undefined ? 4 : Number(o.judgeConcurrency);
-      if (!Number.isInteger(concurrency) || concurrency < 1) throw new SpanproofError('bad-input', `--judge-concurrency must be a whole number ≥ 1, got "${o.judgeConcurrency}".`, { field: '--judge-concurrency', fix: 'e.g. --judge-concurrency 4' });
+      const concurrency = o.judgeConcurrency === undefined ? 4 : wholeFlag('--judge-concurrency', o.judgeConcurrency, 1, MAX_CONCURRENCY, 4);
       const src = readSafetyInput(dataset, o.judgeModel, !!o.allowSameModel);
       process.stderr.write(`${sendingLine(o.endpoint, undefined, o.judgeModel).replace('questions, retrieved passages and answers', 'the queries, contexts and responses')}\n`);
       const client = new ChatClient({ endpoint: o.endpoint, apiKey: process.env.SPANPROOF_API_KEY, concurrency, prices: readPrices(o.judgePrices), cache: o.judgeCache === false ? undefined : new ReplyCache(o.judgeCacheDir ?? join(resolveCacheDir(resolve(o.workspace ?? '.')), 'judge')) });

@@ -4,7 +4,7 @@
  * and lenient parsing, the cross-key checks made before a run, what a change invalidates, VS Code's
  * `contributes.configuration`, and the CLI flags' allowed values.
  */
-export { CHUNKER_IDS, RETRIEVER_IDS, INVALIDATIONS, SETTING_CATEGORIES, RUN_SETTINGS_SCHEMA, type Invalidation, type SettingCategory, type SettingMeta, type ValueMeta } from './schema';
+export { CHUNKER_IDS, RETRIEVER_IDS, MAX_RETRIES, MAX_CONCURRENCY, MAX_DRAFT_COUNT, MAX_TIMEOUT_MS, INVALIDATIONS, SETTING_CATEGORIES, RUN_SETTINGS_SCHEMA, type Invalidation, type SettingCategory, type SettingMeta, type ValueMeta } from './schema';
 export { DEFAULT_SETTINGS, type RunSettings, type ChunkerParams } from './types';
 export { parseRunSettings, readSettingsFile, coerceRunSettings, withoutRestricted, validateRunSettings, settingsError, MAX_RESULT_LIST, type SettingsSource } from './parse';
 export { expectedValueText, settingAt, settingKeysAt } from './describe';

@@ -121,9 +121,24 @@ export const MAX_RESAMPLES = 100_000;
  */
 export const MAX_WINDOW_SENTENCES = 20;
 
+/**
+ * Most retries of one request (endpoint models, external retrievers, judges). A workspace file may set
+ * them: with 10⁹ a dead endpoint was retried (with back-off) for as long as the run lived, and a paid one
+ * billed each attempt; 10 retries already span minutes of back-off.
+ */
+export const MAX_RETRIES = 10;
+
+/** Most requests in flight to one endpoint: 10⁶ opened as many sockets at once; 64 is past any useful parallelism of a 2-core client. */
+export const MAX_CONCURRENCY = 64;
+
+/** Most questions one drafting session asks for (`draft.count`, `--count`): each costs model calls on a possibly paid endpoint, and 10⁹ would draft until stopped. */
+export const MAX_DRAFT_COUNT = 1000;
+
 /** Longest timeout in ms: Node's `setTimeout` limit (2³¹ − 1 ms, ≈ 24.8 days); a longer one fires after 1 ms, timing every request out at once. */
 export const MAX_TIMEOUT_MS = 2_147_483_647;
 const timeoutMs = posInt.max(MAX_TIMEOUT_MS);
+const retries = nonNegInt.max(MAX_RETRIES);
+const concurrency = posInt.max(MAX_CONCURRENCY);
 
 /** The built-in chunkers (SPEC §4), in the default grid's order. */
 export const CHUNKER_IDS = ['fixed', 'recursive', 'sentence', 'heading', 'semantic'] as const;
@@ -209,9 +224,9 @@ export const RUN_SETTINGS_SCHEMA = z.strictObject({
   rerankerModel: setting(z.string(), '', { category: 'retrieval', scope: 'machine-overridable', invalidates: 'retrieval', restricted: true, description: 'Reranker: empty or baseline = the built-in MaxSim baseline (not a trained cross-encoder); a catalogue cross-encoder (spanproof models list); endpoint:<model> (served at spanproof.modelEndpoint.url); or a cross-encoder model folder. Needs a trusted workspace.' }),
   modelEndpoint: group({
     url: setting(z.string(), '', { restricted: true, description: 'Base URL serving endpoint:<model> embedders (OpenAI-compatible POST {url}/embeddings) and rerankers (POST {url}/rerank), e.g. http://localhost:11434/v1. Empty = none: nothing is sent. Needs a trusted workspace; the API key lives in SecretStorage (CLI: SPANPROOF_API_KEY).' }),
-    concurrency: setting(posInt, 4, { description: 'Endpoint model requests in flight at most.' }),
+    concurrency: setting(concurrency, 4, { description: `Endpoint model requests in flight at most (1 to ${MAX_CONCURRENCY}).` }),
     timeoutMs: setting(timeoutMs, 60000, { description: 'Per-request timeout of endpoint models, ms.' }),
-    retries: setting(nonNegInt, 3, { description: 'Retries of 408/409/429/5xx replies, timeouts and connection errors (Retry-After honoured).' }),
+    retries: setting(retries, 3, { description: `Retries of 408/409/429/5xx replies, timeouts and connection errors (Retry-After honoured; 0 to ${MAX_RETRIES}).` }),
     batchSize: setting(posInt, 32, { description: 'Texts per embeddings request.' }),
   }, { invalidates: 'index', category: 'retrieval', scope: 'machine-overridable' }),
   externalRetrievers: setting(z.array(externalRetriever), [], {
@@ -225,8 +240,8 @@ export const RUN_SETTINGS_SCHEMA = z.strictObject({
   external: group({
     timeoutMs: setting(timeoutMs, 30000, { description: 'External retrievers: ms allowed per question (a command: between two answers; a URL: per request).' }),
     totalTimeoutMs: setting(timeoutMs, 600000, { description: 'External retrievers: ms allowed for all questions of one retriever.' }),
-    concurrency: setting(posInt, 4, { description: 'External retriever URLs: requests in flight at most.' }),
-    retries: setting(nonNegInt, 2, { description: 'External retriever URLs: retries of a request (408, 429, 5xx, timeouts; Retry-After honoured).' }),
+    concurrency: setting(concurrency, 4, { description: `External retriever URLs: requests in flight at most (1 to ${MAX_CONCURRENCY}).` }),
+    retries: setting(retries, 2, { description: `External retriever URLs: retries of a request (408, 429, 5xx, timeouts; Retry-After honoured; 0 to ${MAX_RETRIES}).` }),
   }, { invalidates: 'retrieval', category: 'retrieval', scope: 'resource' }),
   k: setting(posInt, 5, { category: 'verdict', scope: 'resource', invalidates: 'metrics', description: 'Result-list size k.' }),
   poolSize: setting(posInt, 20, { category: 'retrieval', scope: 'resource', invalidates: 'retrieval', description: 'Candidate-pool size N.' }),
@@ -255,16 +270,16 @@ export const RUN_SETTINGS_SCHEMA = z.strictObject({
     endpoint: setting(z.string(), '', { restricted: true, description: 'OpenAI-compatible endpoint for generation/judging (opt-in). Needs a trusted workspace; the API key lives in SecretStorage.' }),
     generatorModel: setting(z.string(), '', { restricted: true, description: 'Generator model name at the endpoint.' }),
     judgeModel: setting(z.string(), '', { restricted: true, description: 'Judge model name at the endpoint.' }),
-    concurrency: setting(posInt, 4, { description: 'Concurrent judge requests.' }),
+    concurrency: setting(concurrency, 4, { description: `Concurrent judge requests (1 to ${MAX_CONCURRENCY}).` }),
     requestsPerMinute: setting(nonNegInt, 0, { description: 'Rate limit (0 = none).' }),
     timeoutMs: setting(timeoutMs, 60000, { description: 'Request timeout in ms.' }),
-    retries: setting(nonNegInt, 3, { description: 'Retries per request.' }),
+    retries: setting(retries, 3, { description: `Retries per request (0 to ${MAX_RETRIES}).` }),
     allowSameModel: setting(z.boolean(), false, { description: 'Allow the judge to be the generator model.' }),
   }, { invalidates: 'metrics', category: 'judges', scope: 'resource' }),
   /** Question drafting (`spanproof draft`, VS Code Draft Questions…; issue #14): the endpoint is `judge.endpoint`. Read when drafting starts, so a change invalidates nothing. */
   draft: group({
     model: setting(z.string(), '', { restricted: true, description: 'Model at spanproof.judge.endpoint that drafts questions (Draft Questions…); empty = spanproof.judge.generatorModel. Drafted quotes are kept only when they occur verbatim in the document.' }),
-    count: setting(posInt, 20, { description: 'Questions to draft on the workspace (Draft Questions…, spanproof draft --count).' }),
+    count: setting(posInt.max(MAX_DRAFT_COUNT), 20, { description: `Questions to draft on the workspace (Draft Questions…, spanproof draft --count; 1 to ${MAX_DRAFT_COUNT}).` }),
   }, { invalidates: null, category: 'judges', scope: 'resource' }),
   /** The injection exposure study (issue #17, docs/safety.md): run after a written run; its results are in injection.json, so a change invalidates nothing. */
   injection: group({

@@ -230,3 +230,18 @@ test('fresh-user item 3: "spanproof.threads": 1000 from a cloned folder is exit 
   assert.equal(r.code, 2, r.stderr);
   assert.match(r.stderr, /settings\.json: (spanproof\.)?threads: 1000 is not valid \(.*\)\. Fix: set (spanproof\.)?threads to a whole number from 1 to 64, e\.g\. 2 \(the default\)\.\n$/);
 });
+
+test('the judge and drafting flags take the settings\' ranges: --judge-retries 11, --judge-concurrency 65, --count 1001 are exit 2 naming the flag and the range, before anything is sent', async (t) => {
+  const ws = workspace(t, '{}');
+  const cases: Array<[string[], RegExp]> = [
+    [['draft', '--workspace', ws, '--endpoint', 'http://127.0.0.1:9/v1', '--model', 'm', '--count', '1001'], /--count "1001" is not a whole number from 1 to 1000\. Fix: /],
+    [['draft', '--workspace', ws, '--endpoint', 'http://127.0.0.1:9/v1', '--model', 'm', '--concurrency', '65'], /--concurrency "65" is not a whole number from 1 to 64\. Fix: /],
+    [['generate', join(ws, 'no-run'), '--endpoint', 'http://127.0.0.1:9/v1', '--generator-model', 'g', '--judge-model', 'j', '--judge-retries', '11'], /--judge-retries "11" is not a whole number from 0 to 10\. Fix: /],
+    [['generate', join(ws, 'no-run'), '--endpoint', 'http://127.0.0.1:9/v1', '--generator-model', 'g', '--judge-model', 'j', '--judge-concurrency', '1000000'], /--judge-concurrency "1000000" is not a whole number from 1 to 64\. Fix: /],
+  ];
+  for (const [args, expected] of cases) {
+    const r = await runCli(args);
+    assert.equal(r.code, 2, `${args.join(' ')}: ${r.stderr}`);
+    assert.match(r.stderr, expected, args.join(' '));
+  }
+});

@@ -271,3 +271,19 @@ test('a chunk size has one lower bound, 2, said the same by the settings check a
     assert.equal(said(() => validateChunkerParams(chunker, p)), `set chunkerParams.${chunker}.${key} to a whole number ≥ 2.`);
   }
 });
+
+test('retries are at most 10, concurrency at most 64 and draft.count at most 1000 — a cloned folder asked for 10⁹ retries (a dead endpoint retried for as long as the run lived) and 10⁶ sockets at once', () => {
+  const fixOf = (input: unknown) => {
+    try { parseRunSettings(input, 'cfg.json'); } catch (e) { assert.ok(isSpanproofError(e) && e.code === 'bad-input', String(e)); return [e.field, e.fix]; }
+    return assert.fail(`no error for ${JSON.stringify(input)}`);
+  };
+  for (const group of ['modelEndpoint', 'external', 'judge'] as const) {
+    assert.deepEqual(fixOf({ [group]: { retries: 1e9 } })[0], `${group}.retries`);
+    assert.match(fixOf({ [group]: { retries: 11 } })[1]!, /to a whole number from 0 to 10, e\.g\. \d \(the default\)\.$/);
+    assert.equal(parseRunSettings({ [group]: { retries: 10 } })[group].retries, 10);
+    assert.match(fixOf({ [group]: { concurrency: 65 } })[1]!, /to a whole number from 1 to 64, e\.g\. 4 \(the default\)\.$/);
+    assert.equal(parseRunSettings({ [group]: { concurrency: 64 } })[group].concurrency, 64);
+  }
+  assert.deepEqual(fixOf({ draft: { count: 1001 } }), ['draft.count', 'set draft.count to a whole number from 1 to 1000, e.g. 20 (the default).']);
+  assert.equal(parseRunSettings({ draft: { count: 1000 } }).draft.count, 1000);
+});
