@@ -287,9 +287,9 @@ test('generate: a bad flag value (--judge-metrics nope, --judge-timeout, --judge
     const flags = ['--workspace', MINI, '--groundtruth', MINI_GT, '--endpoint', srv.url, '--generator-model', 'g', '--judge-model', 'j', '--no-judge-cache'];
     for (const [bad, field, valid] of [
       [['--judge-metrics', 'nope'], '--judge-metrics', /groundedness/],
-      [['--judge-timeout', '0'], '--judge-timeout', /whole number ≥ 1/],
-      [['--judge-retries', '-1'], '--judge-retries', /whole number ≥ 0/],
-      [['--judge-retries', 'x'], '--judge-retries', /whole number ≥ 0/],
+      [['--judge-timeout', '0'], '--judge-timeout', /whole number from 1 to 2147483647/],
+      [['--judge-retries', '-1'], '--judge-retries', /whole number from 0 to 10/],
+      [['--judge-retries', 'x'], '--judge-retries', /whole number from 0 to 10/],
     ] as const) {
       const r = await cli(['generate', runDir, ...flags, ...bad]);
       assert.equal(r.code, 2, `${bad.join(' ')}: ${r.stderr}`);
