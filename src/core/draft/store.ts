@@ -8,9 +8,9 @@
  * kept) after copying the previous version to a backup that never overwrites an older one
  * (`backupGroundTruth`: `<file>.bak`, else `.bak.1`, …).
  */
-import { readFile } from 'node:fs/promises';
+import { MAX_DATA_FILE_BYTES, readRegularFile } from '../files/read';
 import { applyEdits, findNodeAtLocation, modify, parseTree } from 'jsonc-parser';
-import { SpanproofError } from '../errors';
+import { SpanproofError, isSpanproofError } from '../errors';
 import { appendToQuestions, isDraft, orderedQuestion, parseGroundTruth, serializeGroundTruth, replaceGroundTruthText, type Question } from '../groundtruth';
 import { draftId } from './provenance';
 
@@ -93,8 +93,9 @@ export function reviewText(current: string, action: ReviewAction, file: string):
 
 async function readOrNull(file: string): Promise<string | null> {
   try {
-    return await readFile(file, 'utf8');
+    return (await readRegularFile(file, MAX_DATA_FILE_BYTES, { what: 'the ground-truth file' })).toString('utf8');
   } catch (e) {
+    if (isSpanproofError(e)) throw e; // a FIFO, a device, too large: said by the reader
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
     throw new SpanproofError('bad-input', `cannot read the ground-truth file (${(e as NodeJS.ErrnoException).code ?? String(e)}).`, { file, cause: e });
   }

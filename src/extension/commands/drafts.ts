@@ -6,7 +6,7 @@
  * (Set Judge API Key…). Reviews are text edits of the file by core (`reviewFile`): other questions
  * keep every byte; the store then reloads the file like any disk change.
  */
-import { readFile } from 'node:fs/promises';
+import { MAX_DATA_FILE_BYTES, readRegularFile } from '../../core/files/read';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { acceptWithout, draftIntoGroundTruth, draftsToAccept, draftText, reviewFile, unresolvedDrafts, type DraftSessionResult, type Passage, type ReviewAction, type UnresolvedDraft } from '../../core/draft';
@@ -49,7 +49,7 @@ function target(sp: Spanproof, arg: unknown): { store: GroundTruthStore; id?: st
 
 async function applyReview(store: GroundTruthStore, action: ReviewAction): Promise<string[]> {
   const file = store.confinedFile(); // never outside the folder (#16 item 6)
-  const text = await readFile(file, 'utf8');
+  const text = (await readRegularFile(file, MAX_DATA_FILE_BYTES, { what: 'the ground-truth file' })).toString('utf8');
   // Accepting re-checks the drafts against the documents as they are now, open editors included (#16 N8):
   // one whose quote no longer resolves stays a draft and is reported, never accepted silently.
   let refused: UnresolvedDraft[] = [];

@@ -11,6 +11,8 @@ import { findNodeAtLocation, parseTree } from 'jsonc-parser';
 import { insertDrafts, reviewFile, reviewText, writeDrafts } from '../../../../src/core/draft';
 import { parseGroundTruth, type Question } from '../../../../src/core/groundtruth';
 import { tempDir } from '../../../helpers/tmp';
+import { runBounded } from '../../../helpers/bounded';
+import { execFileSync } from 'node:child_process';
 
 const COMPACT = '{"spanproof": 1, "corpus": "x", "questions": [{"id": "h1", "question": "q1", "evidence": [{"source": "a.md", "exact": "hello world, friend"}], "tags": ["a","b"], "custom": {"k": 1}}]}\n';
 const TABS_CRLF = '{\r\n\t"spanproof": 1,\r\n\t"questions": [\r\n\t\t{\r\n\t\t\t"id": "h1", "question": "q1",\r\n\t\t\t"evidence": [{"source": "a.md", "exact": "hello world, friend"}]\r\n\t\t},\r\n\t\t{"id": "h2", "question": "q2", "evidence": [{"source": "a.md", "exact": "another quote here"}]}\r\n\t]\r\n}\r\n';
@@ -114,4 +116,14 @@ test('writeDrafts and reviewFile: atomic writes with the previous version in .ba
   const fresh = join(dir, 'sub', 'new.json');
   assert.deepEqual(await writeDrafts(fresh, [draft('d9')]), { written: true });
   assert.ok(!existsSync(`${fresh}.bak`));
+});
+
+test('writeDrafts into a ground truth that is a FIFO is refused at once naming it (its read waited forever)', { skip: process.platform === 'win32' }, (t) => {
+  const dir = tempDir('spanproof-drafts-fifo-', t);
+  const fifo = join(dir, 'groundtruth.json');
+  execFileSync('mkfifo', [fifo]);
+  const q = { id: 'd1', question: 'Which port?', evidence: [{ source: 'a.md', exact: 'The default port is 8000.' }], status: 'draft' };
+  const r = runBounded(`require('./src/core/draft').writeDrafts(${JSON.stringify(fifo)}, [${JSON.stringify(q)}]).then(() => console.log('written'), (e) => console.log(e.code + ' ' + e.message))`, 30_000);
+  assert.equal(r.timedOut, false, 'the read hung');
+  assert.equal(r.stdout.trim(), `bad-input ${fifo}: the ground-truth file is a named pipe (FIFO), not a regular file; it was not read. Fix: replace it with a regular file (a named pipe, device or socket is never read, also not through a symbolic link).`);
 });
