@@ -109,11 +109,13 @@ export function listRuns(runsRoot: string, onDamaged?: (dir: string, reason: str
     let reading = 'run.json';
     try {
       if (!statSync(dir).isDirectory()) continue;
-      const run = readJson<RunFile>(join(dir, 'run.json'));
-      if (run === null) continue; // no run.json (yet): not a run folder
-      if (typeof run !== 'object' || typeof run.id !== 'string' || typeof run.status !== 'string') throw new Error('not a run record (no string id and status)');
+      const raw = readJson<unknown>(join(dir, 'run.json'));
+      if (raw === null) continue; // no run.json (yet): not a run folder
+      // the checks readRun makes (./schema.ts): a field of the wrong type is a damaged run here too,
+      // not a TypeError in the listing (`startedAt: {}` crashed `spanproof runs`, #16 fresh-user pass)
+      const run = checkRunFile<RunFile>(raw, join(dir, 'run.json'));
       reading = 'results.json';
-      const results = readJson<ResultsFile>(join(dir, 'results.json'));
+      const results = readChecked(dir, 'results.json', checkResultsFile<ResultsFile>);
       const top = results?.configs.find((c) => c.rank === 1)?.id ?? null;
       reading = 'run.json';
       out.push({ id: run.id, dir, status: effectiveStatus(run), startedAt: run.startedAt, endedAt: run.endedAt, questions: results?.questions ?? null, configs: results?.configs.length ?? null, top });

@@ -4,7 +4,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runCli } from '../../helpers/cli';
 import { writeEmptySucceededRun, writeRunJson } from '../../helpers/runDirs';
@@ -17,15 +17,24 @@ test('runs: a damaged run.json gets a note on stderr naming the folder and the r
   writeFileSync(join(bad, 'run.json'), '{"id": "2026-01-01-bad", "status": ');
   const shape = writeRunJson(root, '2026-01-03-shape\u001b[31m', 'succeeded');
   writeFileSync(join(shape, 'run.json'), '[1]');
+  // fields of the wrong type (fresh-user pass: startedAt {} was exit 3 "x.padEnd is not a function";
+  // results.json configs as a string "results?.configs.find is not a function")
+  const started = writeRunJson(root, '2026-01-04-started', 'succeeded');
+  writeFileSync(join(started, 'run.json'), JSON.stringify({ ...JSON.parse(readFileSync(join(started, 'run.json'), 'utf8')), startedAt: {} }));
+  const configs = writeEmptySucceededRun(root, '2026-01-05-configs');
+  writeFileSync(join(configs, 'results.json'), JSON.stringify({ ...JSON.parse(readFileSync(join(configs, 'results.json'), 'utf8')), configs: 'x' }));
   for (const json of [false, true]) {
     const r = await runCli(['runs', '--runs-dir', root, ...(json ? ['--json'] : [])]);
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stdout, /2026-01-02-good/);
-    assert.doesNotMatch(r.stdout, /-bad|-shape/);
+    assert.doesNotMatch(r.stdout, /-bad|-shape|-started|-configs/);
+    assert.doesNotMatch(r.stderr, /internal error|is not a function|\n\s+at /);
     const notes = r.stderr.trim().split('\n');
-    assert.equal(notes.length, 2, r.stderr);
+    assert.equal(notes.length, 4, r.stderr);
+    assert.ok(notes.some((l) => l.startsWith(`note: ${started}: damaged run.json: startedAt `)), r.stderr);
+    assert.ok(notes.some((l) => l.startsWith(`note: ${configs}: damaged results.json: configs `)), r.stderr);
     assert.ok(notes.some((l) => l.startsWith(`note: ${bad}: damaged run.json: `) && l.endsWith('; left out of the list.')), r.stderr);
-    assert.ok(notes.some((l) => l.startsWith(`note: ${join(root, '2026-01-03-shape')}: damaged run.json: not a run record`)), r.stderr);
+    assert.ok(notes.some((l) => l.startsWith(`note: ${join(root, '2026-01-03-shape')}: damaged run.json: `)), r.stderr);
     assert.ok(!r.stderr.includes('\u001b'), 'the folder name is made terminal-safe');
   }
 });
