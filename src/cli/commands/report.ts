@@ -52,7 +52,7 @@ function readComplete(dir: string, field?: string): RunData {
 export function register(program: Command, setExit: SetExit): void {
   program
     .command('report')
-    .description('Render a run directory as Markdown, HTML or CSV.')
+    .description('Render a run directory as Markdown, HTML, CSV or a GitHub PR comment / job summary.')
     .argument('<runDir>', 'a run directory (.spanproof/runs/<id>)')
     .option('--format <fmt>', 'md | html | csv | github (PR comment / job summary)', 'md')
     .option('--baseline <runDir>', 'with --format github: show the changes since this run and the questions that newly fail')

@@ -18,11 +18,14 @@ const pText = (p: number): string => (p < 0.001 ? '< 0.001' : `= ${p.toFixed(3)}
 const ciText = (m: MeanCI): string => `${f3(m.mean)} (95% CI ${f3(m.lo)}–${f3(m.hi)})`;
 const plural = (n: number, one: string, many = `${one}s`): string => `${n} ${n === 1 ? one : many}`;
 
-/** `context 312 tokens + compute 105.0 (1 query embedding, 20 reranker passes, in million-parameter passes) = 417.0 per query`. */
+/** `context 312.4 tokens + compute 105.0 (1 query embedding, 20 reranker passes, in million-parameter passes) = 417.4 per query` (a whole context without decimals). */
 export function costText(c: DeterministicCost): string {
   const parts = [c.queryEmbeddings ? plural(c.queryEmbeddings, 'query embedding') : '', c.rerankPasses ? plural(c.rerankPasses, 'reranker pass', 'reranker passes') : ''].filter(Boolean);
   const compute = parts.length ? `compute ${c.compute.toFixed(1)} (${parts.join(', ')}, in million-parameter passes)` : 'compute 0 (no model call)';
-  return `context ${Math.round(c.context)} ${c.contextUnit} + ${compute} = ${c.total.toFixed(1)} per query`;
+  // the context is a mean over questions: shown to the total's one decimal when fractional, so the
+  // sum reads right (it said "context 375 tokens + compute 0 = 374.5")
+  const context = Number.isInteger(c.context) ? String(c.context) : c.context.toFixed(1);
+  return `context ${context} ${c.contextUnit} + ${compute} = ${c.total.toFixed(1)} per query`;
 }
 
 /** What one config's explanation is made of. */
@@ -72,7 +75,7 @@ export function recommendedWhy(v: VerdictDecision, ids: readonly string[], nonIn
       ? `the best by quality and the cheapest of the ${nonInferiorCount} configs shown within ${f2(v.margin)} of it`
       : `the best by quality; no cheaper config is shown within ${f2(v.margin)} of it`;
   }
-  return `the cheapest of the ${nonInferiorCount} configs shown within ${f2(v.margin)} of the best, ${ids[v.best]} (lower bound of the paired 95% CI ≥ −${f2(v.margin)})`;
+  return `the cheapest of the ${nonInferiorCount} configs shown within ${f2(v.margin)} of the best (${ids[v.best]}; lower bound of the paired 95% CI ≥ −${f2(v.margin)})`;
 }
 
 /** Everything the verdict sentences need. */

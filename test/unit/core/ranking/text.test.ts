@@ -16,10 +16,11 @@ test('signed numbers: a real minus, a plus, a bare zero, n/a for non-finite', ()
 });
 
 test('cost text: rounding, singular and plural passes, each part alone', () => {
-  // 312.4 rounds to 312; 105.04 → 105.0; 417.44 → 417.4
+  // the context keeps one decimal when fractional (312.4, a mean over questions), so the parts add up:
+  // 312.4 + 105.04 = 417.44 → 417.4; 105.04 → 105.0 (it printed 312, and 312 + 105.0 ≠ 417.4)
   assert.equal(
     costText({ context: 312.4, contextUnit: 'tokens', queryEmbeddings: 1, rerankPasses: 20, compute: 105.04, total: 417.44 }),
-    'context 312 tokens + compute 105.0 (1 query embedding, 20 reranker passes, in million-parameter passes) = 417.4 per query',
+    'context 312.4 tokens + compute 105.0 (1 query embedding, 20 reranker passes, in million-parameter passes) = 417.4 per query',
   );
   // only reranker passes: no empty part and no leading comma
   assert.equal(
@@ -87,7 +88,7 @@ test('why the recommended config is recommended: one clause per case', () => {
   assert.equal(recommendedWhy(decision({ status: 'no-signal', recommended: 2 }), ids, 3), 'every config scores the same on every question, so the choice is by cost alone (the cheapest, then the quality order)');
   assert.equal(recommendedWhy(decision({}), ids, 2), 'the best by quality and the cheapest of the 2 configs shown within 0.05 of it');
   assert.equal(recommendedWhy(decision({ margin: 0.1 }), ids, 1), 'the best by quality; no cheaper config is shown within 0.10 of it');
-  assert.equal(recommendedWhy(decision({ recommended: 2, status: 'decisive' }), ids, 3), 'the cheapest of the 3 configs shown within 0.05 of the best, A (lower bound of the paired 95% CI ≥ −0.05)');
+  assert.equal(recommendedWhy(decision({ recommended: 2, status: 'decisive' }), ids, 3), 'the cheapest of the 3 configs shown within 0.05 of the best (A; lower bound of the paired 95% CI ≥ −0.05)');
 });
 
 const q = (mean: number, lo: number, hi: number) => ({ mean, lo, hi });

@@ -119,7 +119,7 @@ test('rankConfigs: Pareto flags, recommended flags, tied ids, the best named in 
   const r2 = rankConfigs([mk('A', 100, col), mk('B', 200, col.map((x, i) => (i === 19 ? 1 : x))), mk('W', 10, worse)], rs, { primaryMetric: 'hit@5', k: 5, margin: 0.2 });
   assert.equal(r2.verdict.best, 'B');
   assert.equal(r2.verdict.recommended, 'A');
-  assert.match(r2.verdict.reasons[1], /^recommended: A — the cheapest of the 2 configs shown within 0\.20 of the best, B \(lower bound of the paired 95% CI ≥ −0\.20\)$/);
+  assert.match(r2.verdict.reasons[1], /^recommended: A — the cheapest of the 2 configs shown within 0\.20 of the best \(B; lower bound of the paired 95% CI ≥ −0\.20\)$/);
 });
 
 test('quality order: the id decides last, in both directions; 0 only for the same id', () => {
