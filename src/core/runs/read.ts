@@ -17,7 +17,12 @@ import { UPIA_FORMAT, type AttacksFile, type InjectionStudy, type XpiaAttackFile
 
 
 const RUN_FIX = 'the run file is damaged; re-run the evaluation.';
-const readJson = <T>(file: string): T | null => readJsonFile<T>(file, RUN_FIX);
+/** A run file parsed; null when absent. A file holding JSON `null` is damaged, not absent (report said "no run.json"). */
+function readJson<T>(file: string): T | null {
+  const value = readJsonFile<T>(file, RUN_FIX);
+  if (value === null && existsSync(file)) throw new SpanproofError('bad-input', 'holds JSON null, not a run file.', { file, fix: RUN_FIX });
+  return value;
+}
 
 /** Parses questions.jsonl (one QuestionRecord per line; blank lines ignored), each line checked (./schema.ts). Errors name the line and field. */
 export function readQuestionsJsonl(file: string): QuestionRecord[] {
