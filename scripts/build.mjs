@@ -17,6 +17,7 @@ const nodeEntries = [
   { in: 'src/extension/main.ts', out: 'extension' },
   { in: 'src/cli/main.ts', out: 'cli' },
   { in: 'src/worker/main.ts', out: 'worker' },
+  { in: 'src/worker/chunkerThread.ts', out: 'chunker-thread' },
   { in: 'src/core/index.ts', out: 'core' },
 ].filter((e) => existsSync(e.in));
 

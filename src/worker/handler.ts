@@ -22,6 +22,7 @@ import { withInjectionStudy } from '../core/safety/study';
 import { ResidentState } from '../core/grid/resident';
 import { writeRunProfile } from '../core/runs';
 import { profileWanted, startProfile } from './profile';
+import { gridThreads, workerChunkerThreads } from './chunkerPool';
 import { isCancelMessage, isShutdownMessage, isWorkerRequest, type ErrorPayload, type ProgressMessage, type WorkerRequest, type WorkerToHost } from '../shared/protocol';
 
 /**
@@ -102,7 +103,10 @@ export function createRequestHandler(send: (m: WorkerToHost) => void): RequestHa
           onLog: (level: 'info' | 'warn', message: string) => send({ kind: 'log', level, message }),
         };
         // The injection exposure study (issue #17) runs after the run, on a planted copy (never resident).
-        const result = await withInjectionStudy(req.params, await runGrid(req.params, { resident: req.params.resident === false ? undefined : resident, ...hooks }), hooks);
+        // A one-shot run (the CLI) runs chunkers in a second thread too (issue #13); a resident one keeps
+        // its stages here, and a profiled one stays in this thread (the profile then has every stage).
+        const chunkerThreads = req.params.resident === false && !profiler && gridThreads() > 1 ? workerChunkerThreads() : undefined;
+        const result = await withInjectionStudy(req.params, await runGrid(req.params, { resident: req.params.resident === false ? undefined : resident, chunkerThreads, ...hooks }), hooks);
         const profile = await profiler?.stop();
         if (profile && result.runDir) writeRunProfile(result.runDir, profile);
         flush();

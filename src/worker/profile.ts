@@ -3,7 +3,7 @@
  * during a grid run (`spanproof run --profile`, or
  * SPANPROOF_PROFILE=1 in the environment): V8's sampling profiler through node:inspector on this
  * thread, written into the run folder as `worker.cpuprofile` (src/core/runs writeRunProfile). The
- * whole grid runs on this thread, so every stage is in it (onnxruntime's native threads are not:
+ * whole grid runs on this thread (a profiled run does not hand chunkers to a second thread), so every stage is in it (onnxruntime's native threads are not:
  * their time shows under the awaiting JS frame).
  */
 import { Session } from 'node:inspector/promises';

@@ -64,6 +64,8 @@ export const RERANK_CACHE_MAX = 100_000;
  */
 export class PersistentNumberMap {
   private scores = new Map<string, number>();
+  /** Entries set since the file was read or {@link takeFresh} last ran (another thread's share of a run, merged into the writer's map). */
+  private fresh = new Map<string, number>();
   private dirty = false;
   /** A newer-format file: not used, never overwritten. */
   private readonly keep: boolean = false;
@@ -119,8 +121,20 @@ export class PersistentNumberMap {
     if (this.scores.get(key) !== v) {
       this.scores.delete(key); // re-insert at the end: newest last
       this.scores.set(key, v);
+      this.fresh.set(key, v);
       this.dirty = true;
     }
+  }
+
+  /**
+   * The entries {@link set} changed since the last call (or since the file was read), in the order they
+   * were set, and forgets them: a chunker worker thread sends these to the thread that writes the file
+   * (src/core/grid/parallel.ts), so one file has one writer.
+   */
+  takeFresh(): Array<[string, number]> {
+    const out = [...this.fresh];
+    this.fresh.clear();
+    return out;
   }
 
   /** Writes the file atomically if anything changed. Returns false when the write failed (read-only disk). */

@@ -18,8 +18,13 @@ export interface RunCaches {
   notices(): string[];
 }
 
-/** Opens the caches under `cacheDir` for the run's embedder (token counts, embeddings) and reranker (pair scores). */
-export function openRunCaches(cacheDir: string, embedder: TextEmbedder, reranker: PairScorer | null, resident?: ResidentState): RunCaches {
+/**
+ * Opens the caches under `cacheDir` for the run's embedder (token counts, embeddings) and reranker (pair scores).
+ * `sharedFiles: false` (a chunker thread, ./parallel.ts): the run-wide files — pair scores and token
+ * counts — are read but neither written nor reported by this instance (the host's instance does both).
+ */
+export function openRunCaches(cacheDir: string, embedder: TextEmbedder, reranker: PairScorer | null, resident?: ResidentState, opts: { sharedFiles?: boolean } = {}): RunCaches {
+  const shared = opts.sharedFiles !== false;
   const chunks = new ChunkCache(cacheDir);
   let rerank: PersistentRerankCache | null = null;
   if (reranker) {
@@ -33,10 +38,10 @@ export function openRunCaches(cacheDir: string, embedder: TextEmbedder, reranker
   return {
     engine: { chunks, embeddings, bm25Dir: cacheDir, notices, rerank: rerank ?? undefined, tokenCounts, stages: resident?.stages },
     flush() {
-      rerank?.flush();
+      if (shared) rerank?.flush();
       chunks.flush();
-      tokenCounts.flush();
+      if (shared) tokenCounts.flush();
     },
-    notices: () => [...chunks.notices, ...notices, ...embeddings.notices, rerank?.takeNotice(), tokenCounts.takeNotice()].filter((n): n is string => typeof n === 'string'),
+    notices: () => [...chunks.notices, ...notices, ...embeddings.notices, ...(shared ? [rerank?.takeNotice(), tokenCounts.takeNotice()] : [])].filter((n): n is string => typeof n === 'string'),
   };
 }

@@ -32,6 +32,8 @@ import { rerankStage } from './rerank';
 import { contextTokenCounter, type TokenMemo } from './context';
 import { RunProgress } from './progress';
 import type { ChunkerStage, EngineOutput, ItemRecord, StageMemo } from './types';
+import type { ChunkerThread } from './parallel';
+import { runChunkers } from './schedule';
 
 /** Optional caches (src/core/cache, src/core/grid/chunkCache.ts); the engine works without them. */
 export interface EngineCaches {
@@ -77,6 +79,11 @@ export interface EngineInput {
    * as an unsharded run).
    */
   only?: ReadonlyMap<string, ReadonlySet<string>>;
+  /**
+   * Starts a second thread that runs some of the chunkers (./parallel.ts), called at most once, when
+   * the first chunker turns out cold; absent = every chunker in this thread.
+   */
+  startThread?: () => ChunkerThread;
 }
 
 /** What every chunker of a run shares. */
@@ -144,44 +151,39 @@ async function embedQuestions(input: EngineInput, configs: readonly BuiltinConfi
   return { vectors, msPer, ms };
 }
 
+/**
+ * The context every chunker of a run shares, from the engine's input and the question embeddings
+ * (once per run; a chunker thread rebuilds it from the same inputs, ./parallel.ts).
+ */
+export function engineContext(input: EngineInput, q: { vectors: ReadonlyMap<string, Float32Array>; msPer: ReadonlyMap<string, number> }): EngineContext {
+  return {
+    ...input,
+    progress: input.progress ?? RunProgress.silent(),
+    configs: planConfigs(input.settings),
+    pairCache: input.caches?.rerank ?? new Map<string, number>(),
+    contextTokens: contextTokenCounter(input.documents, input.embedder, input.caches?.tokenCounts),
+    docSha: new Map(input.documents.map((d) => [d.source, d.sha256])),
+    queryVectors: q.vectors,
+    queryEmbedMsPer: q.msPer,
+  };
+}
+
 /** Runs every chunker of the plan. Throws SpanproofError('cancelled') on a cancel, ('internal') when reranking is on without a reranker. */
 export async function runEngine(input: EngineInput): Promise<EngineOutput> {
-  const { settings, embedder } = input;
-  const configs = planConfigs(settings);
+  const configs = planConfigs(input.settings);
   const progress = input.progress ?? RunProgress.silent();
   if (configs.some((c) => c.rerank) && !input.reranker) throw new SpanproofError('internal', 'reranking is on but no reranker was loaded.');
   // Question embeddings, once for every chunker.
   await progress.setStage('embed:questions');
   const q = await embedQuestions(input, configs);
-  const queryEmbedMs = q.ms;
-  const ctx: EngineContext = {
-    ...input,
-    progress,
-    configs,
-    pairCache: input.caches?.rerank ?? new Map<string, number>(),
-    contextTokens: contextTokenCounter(input.documents, embedder, input.caches?.tokenCounts),
-    docSha: new Map(input.documents.map((d) => [d.source, d.sha256])),
-    queryVectors: q.vectors,
-    queryEmbedMsPer: q.msPer,
-  };
+  const ctx = engineContext({ ...input, progress }, q);
+  const chunkers = [...new Set(configs.map((c) => c.chunker))].filter((c) => !input.only || input.only.has(c));
+  const outs = await runChunkers(ctx, chunkers, chunkers.length > 1 ? input.startThread : undefined, runChunker);
   const items: ItemRecord[] = [];
-  const stages: ChunkerStage[] = [];
-  let builtPrevious = false;
-  for (const chunker of [...new Set(configs.map((c) => c.chunker))]) {
-    if (input.only && !input.only.has(chunker)) continue;
-    // Between chunker stages the previous stage's garbage (Markdown trees, token arrays, index
-    // builders) is dead; collecting it keeps peak memory near the live set. Skipped when the previous
-    // stage came from the resident memo (nothing was built, and a full collection of a heap holding
-    // resident indexes would cost more than the run).
-    if (builtPrevious) progress.collect();
-    const out = await runChunker(ctx, chunker);
-    builtPrevious = out.built;
-    stages.push(out.stage);
-    for (const it of out.items) items.push(it);
-  }
+  for (const out of outs) for (const it of out.items) items.push(it);
   progress.stage = 'done';
   progress.report();
-  return { configs, items, stages, queryEmbedMs };
+  return { configs, items, stages: outs.map((o) => o.stage), queryEmbedMs: q.ms };
 }
 
 /** A chunker's indexes: BM25 (when a config needs it) and one dense index per embedder name its configs use. */
@@ -192,7 +194,7 @@ interface ChunkerIndexSet {
 }
 
 /** A chunker's chunks and indexes: from the resident memo, or chunked and built now. */
-async function buildChunker(ctx: EngineContext, chunker: ChunkerId, mine: readonly BuiltinConfigPlan[], st: ChunkerStage): Promise<{ indexes: ChunkerIndexSet; built: boolean }> {
+async function buildChunker(ctx: EngineContext, chunker: ChunkerId, mine: readonly BuiltinConfigPlan[], st: ChunkerStage, onCold?: () => void): Promise<{ indexes: ChunkerIndexSet; built: boolean }> {
   const { progress, embedder, settings } = ctx;
   await progress.setStage(`chunk:${chunker}`);
   const units = buildUnits(mine, ctx.documents.length);
@@ -209,6 +211,7 @@ async function buildChunker(ctx: EngineContext, chunker: ChunkerId, mine: readon
     const onDocument = (): Promise<void> => (chunked.to(++n / ctx.documents.length), progress.tick());
     const c = await chunkStage({ documents: ctx.documents, chunker, params: settings.chunkerParams, key, embedder, store: ctx.caches?.chunks, onDocument });
     Object.assign(st, { chunks: c.chunks, cachedDocs: c.cachedDocs, chunkMs: c.ms });
+    if (c.cachedDocs < ctx.documents.length) onCold?.();
   }
   chunked.finish();
   await progress.tick();
@@ -278,7 +281,7 @@ function chunkerQuestions(ctx: EngineContext, chunker: ChunkerId): { questions: 
   return { questions: idx.map((i) => ctx.questions[i]), queryVectors };
 }
 
-export async function runChunker(ctx: EngineContext, chunker: ChunkerId): Promise<{ stage: ChunkerStage; items: ItemRecord[]; built: boolean }> {
+export async function runChunker(ctx: EngineContext, chunker: ChunkerId, onCold?: () => void): Promise<{ stage: ChunkerStage; items: ItemRecord[]; built: boolean }> {
   const { progress } = ctx;
   const { questions, queryVectors } = chunkerQuestions(ctx, chunker);
   const mine = ctx.configs.filter((c) => c.chunker === chunker);
@@ -288,7 +291,7 @@ export async function runChunker(ctx: EngineContext, chunker: ChunkerId): Promis
   const r0 = resourceMark();
   let built: { indexes: ChunkerIndexSet; built: boolean };
   try {
-    built = await buildChunker(ctx, chunker, mine, st);
+    built = await buildChunker(ctx, chunker, mine, st, onCold);
   } catch (e) {
     if ((e as SpanproofError).code === 'cancelled') throw e;
     st.error = `chunker ${chunker} failed: ${(e as Error).message}`;

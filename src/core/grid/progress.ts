@@ -47,6 +47,11 @@ export class RunProgress {
     this.onProgress?.({ done: this.done, total: this.total, stage: this.stage });
   }
 
+  /** Whether the run was cancelled. */
+  get cancelled(): boolean {
+    return this.signal?.aborted === true;
+  }
+
   /** Throws SpanproofError('cancelled') when the run was cancelled. */
   throwIfCancelled(): void {
     if (this.signal?.aborted) throw new SpanproofError('cancelled', 'the run was cancelled.');

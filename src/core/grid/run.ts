@@ -22,11 +22,11 @@ import { rankingEntries } from '../ranking';
 import { parseRunSettings, validateRunSettings, type RunSettings } from '../settings';
 import { openRunCaches } from './caches';
 import { engineTotal, runEngine } from './engine';
-import { planExternalConfigs } from './plan';
+import { planConfigs, planExternalConfigs } from './plan';
 import { externalStage, externalTotal } from './external';
 import { contextTokenCounter } from './context';
 import { loadStage, type RunInputs } from './load';
-import { gridModelNeeds, loadRunModels, type RunModels } from './models';
+import { endpointModels, gridModelNeeds, loadRunModels, type RunModels } from './models';
 import { RunProgress } from './progress';
 import { buildEvidence, buildTimings, configLatencies, questionRecords } from './results';
 import { concludeResultsAsync } from './conclude';
@@ -34,6 +34,7 @@ import { shardItem, type ShardFile } from './merge';
 import { selectionJson, shardSelection } from './shard';
 import type { ResidentState } from './resident';
 import type { EngineOutput, GridRunParams, GridRunResult } from './types';
+import type { ChunkerThread, ChunkerThreadFactory } from './parallel';
 
 export interface GridHooks {
   /** Keep models, pair caches and chunker stages here between runs (a resident worker); they are then not disposed. */
@@ -41,6 +42,11 @@ export interface GridHooks {
   signal?: AbortSignal;
   onProgress?: (p: { done: number; total: number; stage: string }) => void;
   onLog?: (level: 'info' | 'warn', message: string) => void;
+  /**
+   * Starts a second thread for some of the chunkers (./parallel.ts; the CLI passes one on a machine
+   * with ≥ 2 cores). Used only when ≥ 2 chunkers run, every model is local and nothing is resident.
+   */
+  chunkerThreads?: ChunkerThreadFactory;
 }
 
 /** Wall time per named stage (timings.json `stages`, ms), and its CPU time and the peak RSS by its end (`resources`). */
@@ -76,6 +82,8 @@ interface RunState {
   clock: StageClock;
   /** A sharded run (`params.shard`): the question ids of each group (chunker or external config id) it runs (./shard.ts). */
   only?: Map<string, Set<string>>;
+  /** Starts the run's chunker thread, when it may have one ({@link chunkerThreadStarter}). */
+  startThread?: () => ChunkerThread;
   t0: number;
 }
 
@@ -115,6 +123,7 @@ export async function runGrid(params: GridRunParams, hooks: GridHooks = {}): Pro
   const state: RunState = { params, hooks, settings, inputs, writer, clock, t0, only };
   let models: RunModels | null = null;
   try {
+    state.startThread = chunkerThreadStarter(state);
     hooks.resident?.useCorpus(inputs.corpusHash);
     if (settings.embedders.length > 0 && settings.embeddingModel.trim()) inputs.warnings.push(`embeddingModel "${settings.embeddingModel}" is ignored: the embedders setting lists the run's embedders (${settings.embedders.join(', ')}).`);
     const modelsStart = resourceMark();
@@ -138,6 +147,24 @@ export async function runGrid(params: GridRunParams, hooks: GridHooks = {}): Pro
   }
 }
 
+/**
+ * What starts the run's chunker thread (./parallel.ts; the engine calls it once its first chunker is
+ * cold): only with `hooks.chunkerThreads`, at least 2 chunkers to run, no resident state and no
+ * endpoint model (those send requests; one thread sends them).
+ */
+function chunkerThreadStarter(s: RunState): (() => ChunkerThread) | undefined {
+  const { hooks, settings, inputs, params } = s;
+  if (!hooks.chunkerThreads || hooks.resident) return undefined;
+  const chunkers = new Set(planConfigs(settings).map((c) => c.chunker).filter((c) => !s.only || s.only.has(c)));
+  if (chunkers.size < 2 || inputs.questions.length === 0) return undefined;
+  if (endpointModels(settings, gridModelNeeds(settings)).length > 0) return undefined;
+  const factory = hooks.chunkerThreads;
+  return () => factory({
+    workspace: inputs.workspace, cacheDir: runCacheDir(s), settings, documents: [...inputs.corpus.documents], questions: [...inputs.questions],
+    corpusKey: inputs.corpusHash, only: s.only ? selectionJson(s.only) : undefined, faultInjection: params.faultInjection,
+  });
+}
+
 /** The run's cache folder: `params.cacheDir`, else the workspace's (user cache when not writable). */
 function runCacheDir(s: RunState): string {
   return s.params.cacheDir ? resolve(s.params.cacheDir) : resolveCacheDir(s.inputs.workspace);
@@ -154,7 +181,7 @@ async function engineStage(s: RunState, models: RunModels): Promise<{ out: Engin
   const out = await s.clock.time('engine', () =>
     runEngine({
       documents: inputs.corpus.documents, questions: inputs.questions, settings, embedder: models.embedder!, embedders: new Map(models.embedders.map((e) => [e.name, e.model])), reranker: models.reranker,
-      corpusKey: inputs.corpusHash, caches: caches.engine, progress, faultInjection: params.faultInjection, only: s.only,
+      corpusKey: inputs.corpusHash, caches: caches.engine, progress, faultInjection: params.faultInjection, only: s.only, startThread: s.startThread,
     }),
   );
   caches.flush();

@@ -1,0 +1,136 @@
+/**
+ * Chunkers in a second thread (issue #13, src/core/grid/parallel.ts, src/worker/chunkerPool.ts): a run
+ * whose chunkers are shared between this thread and a worker_threads chunker thread writes the same
+ * results.json, ranking.json, questions.jsonl and evidence.json bytes as a one-thread run (all five
+ * chunkers, dense + hybrid + rerank; a sharded run too), the thread really ran chunkers, and the
+ * run-wide caches (pair scores, token counts) hold the thread's entries (one writer). A thread that
+ * cannot start leaves a warning and the same bytes; a cancel stops both threads.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readdirSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { availableParallelism } from 'node:os';
+import { join } from 'node:path';
+import { runGrid } from '../../../../src/core/grid/run';
+import type { ChunkerThreadFactory } from '../../../../src/core/grid/parallel';
+import { gridThreads, workerChunkerThreads } from '../../../../src/worker/chunkerPool';
+import { isSpanproofError } from '../../../../src/core/errors';
+import { MINI, MINI_GT, REPO, readText, smallSettings, tmp } from '../../../helpers/grid';
+
+const FILES = ['results.json', 'ranking.json', 'questions.jsonl', 'evidence.json'];
+const THREAD_TS = join(REPO, 'src', 'worker', 'chunkerThread.ts');
+
+/**
+ * A factory over the TypeScript thread entry that counts the chunkers the thread finished. Its
+ * `ready` resolves at once, so the engine hands the thread the second chunker at the start (the
+ * thread then loads its models before running it) — without that, this thread could finish the small
+ * sample before the thread had loaded tsx and its models, and the thread would run nothing.
+ */
+function countingThreads(path = THREAD_TS): { factory: ChunkerThreadFactory; ran: string[] } {
+  const ran: string[] = [];
+  const inner = workerChunkerThreads(path);
+  const factory: ChunkerThreadFactory = (init) => {
+    const t = inner(init);
+    return {
+      ...t,
+      ready: Promise.resolve(),
+      run: async (job, onUnits) => {
+        const r = await t.run(job, onUnits);
+        ran.push(job.chunker);
+        return r;
+      },
+    };
+  };
+  return { factory, ran };
+}
+
+/** The keys of every `<cacheDir>/<sub>/*.json` number-map file. */
+function cacheKeys(cacheDir: string, sub: string): string[] {
+  const dir = join(cacheDir, sub);
+  return readdirSync(dir).flatMap((f) => Object.keys(JSON.parse(readText(join(dir, f))).scores)).sort();
+}
+
+function assertSameBytes(a: string, b: string, what: string): void {
+  for (const f of FILES) assert.equal(readText(join(b, f)), readText(join(a, f)), `${what}: ${f} equals the one-thread run's`);
+}
+
+const ALL = smallSettings({ chunkers: ['fixed', 'recursive', 'sentence', 'heading', 'semantic'], retrievers: ['bm25', 'dense', 'hybrid'], rerank: [false, true] });
+
+test('all five chunkers shared with a chunker thread: the same bytes as one thread, the thread ran some, the caches hold its entries', async () => {
+  const root = tmp('thread-bytes');
+  const one = await runGrid({ workspace: MINI, groundTruthFile: MINI_GT, settings: ALL, outDir: join(root, 'one'), cacheDir: join(root, 'c1'), resident: false });
+  const { factory, ran } = countingThreads();
+  const two = await runGrid({ workspace: MINI, groundTruthFile: MINI_GT, settings: ALL, outDir: join(root, 'two'), cacheDir: join(root, 'c2'), resident: false }, { chunkerThreads: factory });
+  assertSameBytes(one.runDir!, two.runDir!, 'cold');
+  assert.ok(ran.length >= 1, `the thread ran at least one chunker (ran: ${ran.join(', ')})`);
+  assert.ok(ran.length < 5, 'this thread ran at least one too');
+  assert.deepEqual(two.warnings, one.warnings);
+  // The host wrote the run-wide caches with the thread's entries: the same keys as the one-thread run.
+  assert.deepEqual(cacheKeys(join(root, 'c2'), 'rerank'), cacheKeys(join(root, 'c1'), 'rerank'));
+  assert.deepEqual(cacheKeys(join(root, 'c2'), 'tokens'), cacheKeys(join(root, 'c1'), 'tokens'));
+  // Warm (every cache written by the threaded run): still the same bytes.
+  const warm = await runGrid({ workspace: MINI, groundTruthFile: MINI_GT, settings: ALL, outDir: join(root, 'warm'), cacheDir: join(root, 'c2'), resident: false }, { chunkerThreads: countingThreads().factory });
+  assertSameBytes(one.runDir!, warm.runDir!, 'warm');
+});
+
+test('a sharded run with a chunker thread writes the same bytes as the shard in one thread', async () => {
+  const root = tmp('thread-shard');
+  const settings = smallSettings({ chunkers: ['fixed', 'recursive', 'sentence'] });
+  const shard = { index: 1, count: 2 };
+  const one = await runGrid({ workspace: MINI, groundTruthFile: MINI_GT, settings, outDir: join(root, 'one'), cacheDir: join(root, 'c1'), resident: false, shard });
+  const two = await runGrid({ workspace: MINI, groundTruthFile: MINI_GT, settings, outDir: join(root, 'two'), cacheDir: join(root, 'c2'), resident: false, shard }, { chunkerThreads: countingThreads().factory });
+  assertSameBytes(one.runDir!, two.runDir!, 'shard 1/2');
+  assert.equal(readText(join(two.runDir!, 'shard-items.jsonl')).length > 0, true);
+});
+
+test('a chunker thread that cannot start: the run goes on in one thread, same bytes, one warning naming why', async () => {
+  const root = tmp('thread-missing');
+  const settings = smallSettings();
+  const one = await runGrid({ workspace: MINI, groundTruthFile: MINI_GT, settings, outDir: join(root, 'one'), cacheDir: join(root, 'c1'), resident: false });
+  const two = await runGrid({ workspace: MINI, groundTruthFile: MINI_GT, settings, outDir: join(root, 'two'), cacheDir: join(root, 'c2'), resident: false }, { chunkerThreads: workerChunkerThreads(join(root, 'no-such-thread.js')) });
+  assertSameBytes(one.runDir!, two.runDir!, 'fallback');
+  const extra = two.warnings.filter((w) => !one.warnings.includes(w));
+  assert.equal(extra.length, 1, extra.join('\n'));
+  assert.match(extra[0], /second grid thread stopped \(the chunker thread could not start: the chunker thread script is missing: .*no-such-thread\.js\); the run went on in one thread/);
+});
+
+test('a cancel during a threaded run stops it with code cancelled and run.json cancelled', async () => {
+  const root = tmp('thread-cancel');
+  const ac = new AbortController();
+  let seenThreadUnits = false;
+  const inner = workerChunkerThreads(THREAD_TS);
+  const factory: ChunkerThreadFactory = (init) => {
+    const t = inner(init);
+    return { ...t, ready: Promise.resolve(), run: (job, onUnits) => t.run(job, (u) => { seenThreadUnits = true; onUnits(u); ac.abort(); }) };
+  };
+  await assert.rejects(
+    runGrid({ workspace: MINI, groundTruthFile: MINI_GT, settings: ALL, outDir: join(root, 'run'), cacheDir: join(root, 'c'), resident: false }, { chunkerThreads: factory, signal: ac.signal }),
+    (e: unknown) => isSpanproofError(e) && e.code === 'cancelled',
+  );
+  assert.ok(seenThreadUnits, 'the thread was working when the cancel came');
+  assert.equal(JSON.parse(readText(join(root, 'run', 'run.json'))).status, 'cancelled');
+});
+
+test('SPANPROOF_GRID_THREADS: 1 or 2, unset = 2 on ≥ 2 cores; another value is bad input naming the variable', () => {
+  assert.equal(gridThreads({ SPANPROOF_GRID_THREADS: '1' }), 1);
+  assert.equal(gridThreads({ SPANPROOF_GRID_THREADS: ' 2 ' }), 2);
+  assert.equal(gridThreads({}), availableParallelism() >= 2 ? 2 : 1);
+  assert.equal(gridThreads({ SPANPROOF_GRID_THREADS: '' }), gridThreads({}));
+  for (const v of ['0', '3', 'two', '1.5']) {
+    assert.throws(() => gridThreads({ SPANPROOF_GRID_THREADS: v }), (e: unknown) => isSpanproofError(e) && e.code === 'bad-input' && e.field === 'SPANPROOF_GRID_THREADS' && /Fix/.test(`${e.message} Fix: ${e.fix}`));
+  }
+});
+
+test('the built CLI (dist/cli.js with dist/chunker-thread.js): two threads write the same run files as SPANPROOF_GRID_THREADS=1', () => {
+  const root = tmp('thread-cli');
+  const run = (threads: string) => {
+    const r = spawnSync(process.execPath, [join(REPO, 'dist', 'cli.js'), 'run', '--workspace', MINI, '--groundtruth', MINI_GT, '--chunkers', 'fixed,sentence,heading', '--out', join(root, `t${threads}`), '--cache-dir', join(root, `c${threads}`), '--json'], {
+      cwd: REPO, encoding: 'utf8', env: { ...process.env, SPANPROOF_GRID_THREADS: threads },
+    });
+    assert.equal(r.status, 0, r.stderr);
+    assert.doesNotMatch(r.stderr, /second grid thread/);
+    return join(root, `t${threads}`);
+  };
+  assertSameBytes(run('1'), run('2'), 'CLI');
+});
