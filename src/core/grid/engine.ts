@@ -84,6 +84,8 @@ export interface EngineInput {
    * the first chunker turns out cold; absent = every chunker in this thread.
    */
   startThread?: () => ChunkerThread;
+  /** timings.json `perChunker.thread` of the chunkers this engine runs: 1 (default) the run's thread, 2 the chunker thread. */
+  threadNumber?: number;
 }
 
 /** What every chunker of a run shares. */
@@ -288,6 +290,7 @@ export async function runChunker(ctx: EngineContext, chunker: ChunkerId, onCold?
   const st: ChunkerStage = { chunker, chunks: [], chunkMs: 0, bm25Ms: 0, embedMs: 0, cachedDocs: 0 };
   const doneAtStart = progress.done;
   const t0 = performance.now();
+  const startMs = Math.round(process.uptime() * 1000); // process-wide, in the chunker thread too
   const r0 = resourceMark();
   let built: { indexes: ChunkerIndexSet; built: boolean };
   try {
@@ -302,7 +305,7 @@ export async function runChunker(ctx: EngineContext, chunker: ChunkerId, onCold?
   await progress.setStage(`retrieve:${chunker}`);
   const pools = await chunkerPools(ctx, st, mine, built.indexes, questions, queryVectors);
   const items = await scoreChunker(ctx, questions, st, mine, pools);
-  st.resources = { wallMs: Math.round((performance.now() - t0) * 10) / 10, ...resourceSpan(r0) };
+  st.resources = { wallMs: Math.round((performance.now() - t0) * 10) / 10, ...resourceSpan(r0), thread: ctx.threadNumber ?? 1, startMs };
   return { stage: st, items, built: built.built };
 }
 

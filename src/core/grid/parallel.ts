@@ -120,7 +120,7 @@ export function openChunkerThreadServer(init: ChunkerThreadInit, signal: AbortSi
       }, signal);
       const ctx = engineContext({
         documents: init.documents, questions: init.questions, settings, embedder: models.embedder!, embedders: new Map(models.embedders.map((e) => [e.name, e.model])),
-        reranker: models.reranker, caches: caches.engine, corpusKey: init.corpusKey, progress, faultInjection: init.faultInjection, only,
+        reranker: models.reranker, caches: caches.engine, corpusKey: init.corpusKey, progress, faultInjection: init.faultInjection, only, threadNumber: 2,
       }, { vectors: job.queryVectors, msPer: job.queryEmbedMsPer });
       const out = await runChunker(ctx, job.chunker);
       progress.report();

@@ -135,7 +135,7 @@ export interface ChunkerStage {
   /** Documents whose chunks came from the chunk cache. */
   cachedDocs: number;
   /** The whole chunker's wall time (ms), process CPU time (ms) and the peak RSS by its end (MiB), see resources.ts. */
-  resources?: { wallMs: number; cpuMs: number; peakRssMB: number };
+  resources?: { wallMs: number; cpuMs: number; peakRssMB: number; thread?: number; startMs?: number };
 }
 
 /** The in-memory result of the engine (chunk → index → retrieve → rerank → score, every chunker). */

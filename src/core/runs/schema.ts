@@ -161,7 +161,7 @@ export const timingsSchema = z.looseObject({
   totalMs: numW,
   stages: z.record(str, numW),
   resources: z.record(str, stageResources).optional(),
-  perChunker: z.record(str, z.looseObject({ chunkMs: numW, bm25Ms: numW, embedMs: numW, chunks: num, cacheHit: z.boolean(), cachedDocs: num.optional(), wallMs: numW.optional(), cpuMs: numW.optional(), peakRssMB: numW.optional() })),
+  perChunker: z.record(str, z.looseObject({ chunkMs: numW, bm25Ms: numW, embedMs: numW, chunks: num, cacheHit: z.boolean(), cachedDocs: num.optional(), wallMs: numW.optional(), cpuMs: numW.optional(), peakRssMB: numW.optional(), thread: num.optional(), startMs: numW.optional() })),
   // the per-query quantiles are 0 when nothing was timed (src/core/grid/results.ts), never null
   perConfig: z.record(str, z.looseObject({ retrieveMs: numW, rerankMs: numW, medianQueryMs: num, p25QueryMs: num.optional(), p75QueryMs: num.optional(), timedQueries: num.optional() })),
   perItem: z.record(str, z.record(str, z.looseObject({ retrieveMs: numW, rerankMs: numW }))).optional(),

@@ -178,9 +178,11 @@ export interface TimingsFile {
    * Per chunker: ms per step (the embedding runs while the BM25 index is built, so `embedMs` includes
    * `bm25Ms`), chunk count, how many documents' chunks came from the cache (`cacheHit`: all of them),
    * and for the whole chunker (chunk, index, retrieve, rerank, score) `wallMs`, `cpuMs` and the peak
-   * RSS by its end `peakRssMB` (absent in older runs).
+   * RSS by its end `peakRssMB` (absent in older runs); `thread` 1 when the run's own thread ran it, 2
+   * when the chunker thread did (src/core/grid/parallel.ts), and `startMs` when it started, ms after the
+   * process started (both absent in older runs). `cpuMs` is the whole process's, both threads.
    */
-  perChunker: Record<string, { chunkMs: number; bm25Ms: number; embedMs: number; chunks: number; cacheHit: boolean; cachedDocs?: number; wallMs?: number; cpuMs?: number; peakRssMB?: number }>;
+  perChunker: Record<string, { chunkMs: number; bm25Ms: number; embedMs: number; chunks: number; cacheHit: boolean; cachedDocs?: number; wallMs?: number; cpuMs?: number; peakRssMB?: number; thread?: number; startMs?: number }>;
   /** Totals, and the median and quartiles of the per-query time (retrieve + rerank; p25/p75 absent in older runs). */
   perConfig: Record<string, { retrieveMs: number; rerankMs: number; medianQueryMs: number; p25QueryMs?: number; p75QueryMs?: number; timedQueries?: number }>;
   /** Per question id, per config id: this item's retrieval and rerank time (ms). */

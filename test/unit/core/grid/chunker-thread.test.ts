@@ -65,6 +65,10 @@ test('all five chunkers shared with a chunker thread: the same bytes as one thre
   assertSameBytes(one.runDir!, two.runDir!, 'cold');
   assert.ok(ran.length >= 1, `the thread ran at least one chunker (ran: ${ran.join(', ')})`);
   assert.ok(ran.length < 5, 'this thread ran at least one too');
+  // timings.json says which thread ran each chunker, and when it started (ms after the process started)
+  const per = JSON.parse(readText(join(two.runDir!, 'timings.json'))).perChunker as Record<string, { thread: number; startMs: number }>;
+  for (const c of ALL.chunkers) assert.equal(per[c].thread, ran.includes(c) ? 2 : 1, c);
+  for (const c of ALL.chunkers) assert.ok(per[c].startMs > 0 && per[c].startMs <= process.uptime() * 1000, `${c} startMs ${per[c].startMs}`);
   assert.deepEqual(two.warnings, one.warnings);
   // The host wrote the run-wide caches with the thread's entries: the same keys as the one-thread run.
   assert.deepEqual(cacheKeys(join(root, 'c2'), 'rerank'), cacheKeys(join(root, 'c1'), 'rerank'));
