@@ -115,6 +115,34 @@ function hasMiniSearchFields(ms: Partial<MiniSearchFields>): ms is MiniSearchFie
     && Array.isArray(ms._avgFieldLength) && typeof ms._fieldIds === 'object' && ms._fieldIds !== null;
 }
 
+/** `[key, value]` pairs of integer keys in ascending key order (as JSON.stringify orders an object's integer keys). */
+function ascending<V>(m: Map<number, V>): Iterable<[number, V]> {
+  let prev = -1;
+  for (const k of m.keys()) {
+    if (!(k > prev)) return [...m].sort((a, b) => a[0] - b[0]);
+    prev = k;
+  }
+  return m;
+}
+
+/**
+ * `JSON.stringify` of `{ [fieldId]: Object.fromEntries(freqs) }` for one term (MiniSearch 7's `toJSON`
+ * of a term's postings), written as text without building the objects (≈ 2.5× faster on the FastAPI
+ * index: 85–105 → 30–60 ms per chunker). Keys are non-negative integers, which an object lists in
+ * ascending order; chunk ids are added in ascending order, so the Map order usually is already.
+ */
+export function postingsJson(fieldIndex: Map<number, Map<number, number>>): string {
+  let out = '{';
+  let field = 0;
+  for (const [fieldId, freqs] of ascending(fieldIndex)) {
+    out += `${field++ ? ',' : ''}"${fieldId}":{`;
+    let n = 0;
+    for (const [doc, f] of ascending(freqs)) out += `${n++ ? ',' : ''}"${doc}":${JSON.stringify(f)}`;
+    out += '}';
+  }
+  return `${out}}`;
+}
+
 /** MiniSearch options of the `bm25` retriever (the same for building and for loading from JSON). */
 const OPTIONS = {
   fields: ['text'],
@@ -207,11 +235,7 @@ export class Bm25Index {
     const ms = this.ms as unknown as MiniSearchFields;
     if (!hasMiniSearchFields(ms)) return JSON.stringify(this.toJSON());
     const terms: string[] = [];
-    for (const [term, fieldIndex] of ms._index) {
-      const data: Record<string, unknown> = {};
-      for (const [fieldId, freqs] of fieldIndex) data[fieldId] = Object.fromEntries(freqs);
-      terms.push(JSON.stringify([term, data]));
-    }
+    for (const [term, fieldIndex] of ms._index) terms.push(`[${JSON.stringify(term)},${postingsJson(fieldIndex)}]`);
     // MiniSearch.toJSON's keys in its order, `index` (the terms) and `serializationVersion` last.
     const head = JSON.stringify({
       documentCount: ms._documentCount, nextId: ms._nextId, documentIds: Object.fromEntries(ms._documentIds), fieldIds: ms._fieldIds,

@@ -5,6 +5,7 @@ import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Bm25Index, bm25Tokens, bm25TokensUnsplit } from '../../../../src/core/retrieval/index';
+import { postingsJson } from '../../../../src/core/retrieval/bm25';
 import { loadOrBuildBm25 } from '../../../../src/core/cache/index';
 import { chunksOf } from '../../../helpers/retrieval';
 import { SHARED_DATA } from '../../../helpers/paths';
@@ -172,4 +173,15 @@ test('bm25 buildAsync yields during a long build and stops with the error its on
   await Bm25Index.buildAsync(chunks, { yieldMs: 0, onYield: async () => { yields++; } });
   assert.equal(yields, 3000); // yieldMs 0: after every chunk
   await assert.rejects(Bm25Index.buildAsync(chunks, { yieldMs: 0, onYield: async () => { throw new Error('cancelled'); } }), /cancelled/);
+});
+
+// The cache writer's postings text (bm25.ts postingsJson) is JSON.stringify of the objects MiniSearch's
+// toJSON builds — also when a Map's keys are not in ascending order (an object lists integer keys ascending).
+test('postingsJson equals JSON.stringify of Object.fromEntries for any key order', () => {
+  fc.assert(fc.property(fc.array(fc.tuple(fc.nat(5), fc.array(fc.tuple(fc.nat(5000), fc.integer({ min: 1, max: 300 })), { maxLength: 20 })), { maxLength: 4 }), (fields) => {
+    const fieldIndex = new Map(fields.map(([f, docs]) => [f, new Map(docs)]));
+    const data: Record<string, unknown> = {};
+    for (const [f, freqs] of fieldIndex) data[f] = Object.fromEntries(freqs);
+    assert.equal(postingsJson(fieldIndex), JSON.stringify(data));
+  }), { numRuns: 500, seed: 3 });
 });
