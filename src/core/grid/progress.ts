@@ -14,8 +14,14 @@ import { performance } from 'node:perf_hooks';
 import { getHeapStatistics } from 'node:v8';
 import { SpanproofError } from '../errors';
 
-/** Heap growth (bytes) since the last collection that triggers one at the next yield (hosts exposing `gc`). */
-export const GC_GROWTH_BYTES = 96 * 1024 * 1024;
+/**
+ * Heap growth (bytes) since the last collection that triggers one at the next yield (hosts exposing
+ * `gc`). 48 MB since the chunker thread (issue #13): each of the two isolates may hold this much
+ * garbage at once. FastAPI 24 configs cold, fc6471c, 20:25–20:27 UTC: peak RSS 357, 357, 405, 408 MB at
+ * 96 MB → 334, 341, 345, 376 MB at 48 (two threads); 268, 272, 230 → 221, 223, 228 MB (one thread);
+ * wall the same within noise (5.2–6.0 s vs 4.9–5.6 s; 5.9–7.5 vs 5.2–6.7).
+ */
+export const GC_GROWTH_BYTES = 48 * 1024 * 1024;
 
 /** Progress of the engine: `done` of `total` work units in `stage`. */
 export interface EngineProgress {
