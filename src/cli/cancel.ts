@@ -10,8 +10,9 @@ let received: 'SIGINT' | 'SIGTERM' | null = null;
 
 /** Calls `cancel` on SIGINT and on SIGTERM until the returned function removes both listeners. */
 export function onCancelSignal(cancel: () => void): () => void {
+  received = null;
   const on = (signal: NodeJS.Signals): void => {
-    received = signal === 'SIGTERM' ? 'SIGTERM' : 'SIGINT';
+    received ??= signal === 'SIGTERM' ? 'SIGTERM' : 'SIGINT'; // the signal that cancelled it: the first
     cancel();
   };
   process.on('SIGINT', on);

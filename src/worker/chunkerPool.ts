@@ -25,6 +25,12 @@ export function defaultChunkerThreadPath(): string {
 
 /** How long {@link ChunkerThread.dispose} waits for the thread to release its models and exit, ms. */
 const CLOSE_WAIT_MS = 5000;
+/**
+ * How long {@link ChunkerThread.cancel} waits for the chunker in flight to stop (the thread yields
+ * every ~40 ms of work) before terminating the thread, ms. A terminated thread may leave a cache
+ * write's temp file, never a half-written entry (writes are temp + rename).
+ */
+export const CANCEL_WAIT_MS = 2000;
 
 /**
  * Grid threads for a one-shot run: `$SPANPROOF_GRID_THREADS` (1 = this thread only, 2 = a chunker
@@ -46,6 +52,7 @@ export function workerChunkerThreads(path = defaultChunkerThreadPath()): Chunker
     let pending: { resolve(r: ChunkerThreadResult): void; reject(e: Error): void; onUnits(n: number): void } | null = null;
     let dead: Error | null = null;
     let worker: Worker | null = null;
+    let cancelTimer: NodeJS.Timeout | null = null;
     const fail = (e: Error) => {
       dead ??= e;
       readyState?.reject(dead);
@@ -100,11 +107,24 @@ export function workerChunkerThreads(path = defaultChunkerThreadPath()): Chunker
       },
       cancel() {
         post({ kind: 'cancel' });
+        // The thread stops at its next yield (≤ ~40 ms of work); one that does not answer in time (stuck
+        // in native code, or a bug) is terminated, and the chunker in flight ends as cancelled.
+        if (!pending || cancelTimer) return;
+        cancelTimer = setTimeout(() => {
+          if (!pending || !worker) return;
+          const p = pending;
+          pending = null;
+          dead ??= new SpanproofError('cancelled', 'the run was cancelled.');
+          p.reject(new SpanproofError('cancelled', 'the run was cancelled (the chunker thread did not stop in time and was terminated).'));
+          void worker.terminate();
+        }, CANCEL_WAIT_MS);
+        cancelTimer.unref();
       },
       async dispose() {
         if (!worker) return;
         const w = worker;
         worker = null;
+        if (cancelTimer) clearTimeout(cancelTimer);
         w.postMessage({ kind: 'close' } satisfies ChunkerThreadMessage);
         const timer = setTimeout(() => void w.terminate(), CLOSE_WAIT_MS);
         await exited;

@@ -18,6 +18,7 @@ import * as path from 'node:path';
 import type { Command } from 'commander';
 import { SpanproofError } from '../../core/errors';
 import { InProcessGridClient } from '../../worker/inProcess';
+import { checkRunThreads, RUN_ENVIRONMENT_HELP } from './runThreads';
 import { groundTruthLocation } from '../../core/groundtruth';
 import { CHUNKER_IDS, RETRIEVER_IDS, WORKSPACE_SETTINGS_FILE, mergeSettingsLayers, readSettingsLayers, settingOrigins, validateRunSettings, workspaceSettingsNotes, type SettingOrigin, type SettingsLayer, type WorkspaceSettings } from '../../core/settings';
 import { assertNewOutDir, readRun, resolveCacheDir, resolveRunsRoot, stableStringify } from '../../core/runs';
@@ -262,7 +263,7 @@ export function register(program: Command, setExit: SetExit): void {
     .option('--injection-study', 'also run the injection exposure study (offline, no model): canaries of the three XPIA kinds planted in a scratch copy of the corpus, exposure@k per config → injection.json (docs/safety.md)')
     .option('--canaries-per-kind <n>', 'canaries per XPIA kind in the injection study (default 4)')
     .option('--question <id>', 'score only this question (repeatable)', collect, [])
-    .option('--profile', 'write a CPU profile of the thread that runs the grid into the run directory (worker.cpuprofile; also SPANPROOF_PROFILE=1)')
+    .option('--profile', 'write a CPU profile of the grid into the run directory (worker.cpuprofile; also SPANPROOF_PROFILE=1); the grid then runs in one thread, so the profile holds every stage')
     .option('--json', 'print only JSON (results.json content plus runDir) on stdout')
     .option('--fail-under <metric=value>', 'exit 1 when the recommended config (the deterministic verdict) scores below (repeatable; e.g. hit@k=0.8)', collect, [])
     .option('--gate-config <id>', 'gate --fail-under on this config (e.g. heading/bm25/none) instead of the recommended one')
@@ -275,7 +276,8 @@ Exit codes:
        can be scored, or --out holds an earlier run — a run is never overwritten)
   3    internal error, or every item of the run failed (run.json status "failed")
   ${EXIT.cancelled}  cancelled with Ctrl-C (SIGINT; run.json status "cancelled")
-  ${EXIT.terminated}  cancelled with SIGTERM (kill, docker stop, a CI timeout), the same way`)
+  ${EXIT.terminated}  cancelled with SIGTERM (kill, docker stop, a CI timeout), the same way
+${RUN_ENVIRONMENT_HELP}`)
     .action(async (o: RunOptions) => {
       const parsedGates = parseGates(o.failUnder, o.gateConfig);
       if (o.explainSettings) {
@@ -302,6 +304,7 @@ Exit codes:
       if (o.runsDir) resolveRunsRoot(workspace, path.resolve(o.runsDir));
       if (o.cacheDir) resolveCacheDir(workspace, path.resolve(o.cacheDir));
       const groundTruthFile = groundTruthFileOf(workspace, o.groundtruth, cli);
+      checkRunThreads(o.profile); // SPANPROOF_GRID_THREADS: exit 2 before any work, with --profile too
       const client = new InProcessGridClient({ onLog: (level, msg) => { if (!o.json) process.stderr.write(`${level}: ${msg}\n`); } });
       const ac = new AbortController();
       const onSigint = () => {
@@ -349,10 +352,12 @@ Exit codes:
         }
       }
       const acc = result.results.acceptance;
+      // Warnings go to stderr with --json too (stdout stays JSON only): a thread that stopped, a
+      // damaged cache that was rebuilt, a skipped file — they were dropped (fresh-user #13).
+      for (const w of result.warnings) process.stderr.write(`warning: ${w}\n`);
       if (o.json) {
         process.stdout.write(`${stableStringify({ ...result.results, runDir: result.runDir, verdict: result.verdict, ...(result.injection ? { injection: { file: result.injection.file, metric: result.injection.study.metric, chunkers: result.injection.study.chunkers, configs: result.injection.study.configs } } : {}), ...(result.rankingFile.timedVerdict ? { timedVerdict: result.rankingFile.timedVerdict } : {}) }, 2)}\n`);
       } else {
-        for (const w of result.warnings) process.stderr.write(`warning: ${w}\n`);
         const out: string[] = [];
         out.push(`Acceptance: ${acc.resolved}/${acc.total} questions resolved${acc.total ? ` (${((100 * acc.resolved) / acc.total).toFixed(1)}%)` : ''}; stale ${acc.stale.length}, ambiguous ${acc.ambiguous.length}, rejected ${acc.rejected.length} (excluded, not scored).`);
         if (result.runDir) {

@@ -86,6 +86,12 @@ export interface EngineInput {
   startThread?: () => ChunkerThread;
   /** timings.json `perChunker.thread` of the chunkers this engine runs: 1 (default) the run's thread, 2 the chunker thread. */
   threadNumber?: number;
+  /**
+   * When the run started, as `performance.timeOrigin + performance.now()` (ms since the epoch, the
+   * same clock in every thread): timings.json `perChunker.startMs` counts from it, as `totalMs` does.
+   * Absent: from the process's start.
+   */
+  runStartEpochMs?: number;
 }
 
 /** What every chunker of a run shares. */
@@ -290,7 +296,7 @@ export async function runChunker(ctx: EngineContext, chunker: ChunkerId, onCold?
   const st: ChunkerStage = { chunker, chunks: [], chunkMs: 0, bm25Ms: 0, embedMs: 0, cachedDocs: 0 };
   const doneAtStart = progress.done;
   const t0 = performance.now();
-  const startMs = Math.round(process.uptime() * 1000); // process-wide, in the chunker thread too
+  const startMs = Math.round(ctx.runStartEpochMs !== undefined ? performance.timeOrigin + t0 - ctx.runStartEpochMs : process.uptime() * 1000);
   const r0 = resourceMark();
   let built: { indexes: ChunkerIndexSet; built: boolean };
   try {

@@ -37,6 +37,8 @@ export interface ChunkerThreadInit {
   /** A sharded run's selection: question ids per chunker (./shard.ts). */
   only?: Record<string, string[]>;
   faultInjection?: { question: string; config: string };
+  /** The run's start (EngineInput.runStartEpochMs), for timings.json `startMs`. */
+  runStartEpochMs?: number;
 }
 
 /** One chunker for the thread, with what the host computed once for every chunker. */
@@ -121,6 +123,7 @@ export function openChunkerThreadServer(init: ChunkerThreadInit, signal: AbortSi
       const ctx = engineContext({
         documents: init.documents, questions: init.questions, settings, embedder: models.embedder!, embedders: new Map(models.embedders.map((e) => [e.name, e.model])),
         reranker: models.reranker, caches: caches.engine, corpusKey: init.corpusKey, progress, faultInjection: init.faultInjection, only, threadNumber: 2,
+        runStartEpochMs: init.runStartEpochMs,
       }, { vectors: job.queryVectors, msPer: job.queryEmbedMsPer });
       const out = await runChunker(ctx, job.chunker);
       progress.report();

@@ -58,6 +58,22 @@ export class RunProgress {
     return this.signal?.aborted === true;
   }
 
+  /**
+   * Calls `listener` once when the run is cancelled (at once if it already is), until the returned
+   * function is called: for work that waits on something else (the chunker thread) rather than
+   * ticking.
+   */
+  onCancel(listener: () => void): () => void {
+    const signal = this.signal;
+    if (!signal) return () => undefined;
+    if (signal.aborted) {
+      listener();
+      return () => undefined;
+    }
+    signal.addEventListener('abort', listener, { once: true });
+    return () => signal.removeEventListener('abort', listener);
+  }
+
   /** Throws SpanproofError('cancelled') when the run was cancelled. */
   throwIfCancelled(): void {
     if (this.signal?.aborted) throw new SpanproofError('cancelled', 'the run was cancelled.');

@@ -162,6 +162,7 @@ function chunkerThreadStarter(s: RunState): (() => ChunkerThread) | undefined {
   return () => factory({
     workspace: inputs.workspace, cacheDir: runCacheDir(s), settings, documents: [...inputs.corpus.documents], questions: [...inputs.questions],
     corpusKey: inputs.corpusHash, only: s.only ? selectionJson(s.only) : undefined, faultInjection: params.faultInjection,
+    runStartEpochMs: performance.timeOrigin + s.t0,
   });
 }
 
@@ -181,7 +182,7 @@ async function engineStage(s: RunState, models: RunModels): Promise<{ out: Engin
   const out = await s.clock.time('engine', () =>
     runEngine({
       documents: inputs.corpus.documents, questions: inputs.questions, settings, embedder: models.embedder!, embedders: new Map(models.embedders.map((e) => [e.name, e.model])), reranker: models.reranker,
-      corpusKey: inputs.corpusHash, caches: caches.engine, progress, faultInjection: params.faultInjection, only: s.only, startThread: s.startThread,
+      corpusKey: inputs.corpusHash, caches: caches.engine, progress, faultInjection: params.faultInjection, only: s.only, startThread: s.startThread, runStartEpochMs: performance.timeOrigin + s.t0,
     }),
   );
   caches.flush();

@@ -180,7 +180,8 @@ export interface TimingsFile {
    * and for the whole chunker (chunk, index, retrieve, rerank, score) `wallMs`, `cpuMs` and the peak
    * RSS by its end `peakRssMB` (absent in older runs); `thread` 1 when the run's own thread ran it, 2
    * when the chunker thread did (src/core/grid/parallel.ts), and `startMs` when it started, ms after the
-   * process started (both absent in older runs). `cpuMs` is the whole process's, both threads.
+   * run started — the clock of `totalMs` (both absent in older runs; runs of 325c1b7–5843705 counted
+   * `startMs` from the process's start). `cpuMs` is the whole process's, both threads.
    */
   perChunker: Record<string, { chunkMs: number; bm25Ms: number; embedMs: number; chunks: number; cacheHit: boolean; cachedDocs?: number; wallMs?: number; cpuMs?: number; peakRssMB?: number; thread?: number; startMs?: number }>;
   /** Totals, and the median and quartiles of the per-query time (retrieve + rerank; p25/p75 absent in older runs). */

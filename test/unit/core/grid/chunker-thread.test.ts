@@ -8,14 +8,18 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readdirSync } from 'node:fs';
+import { readdirSync, writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { runGrid } from '../../../../src/core/grid/run';
-import type { ChunkerThreadFactory } from '../../../../src/core/grid/parallel';
-import { gridThreads, workerChunkerThreads } from '../../../../src/worker/chunkerPool';
-import { isSpanproofError } from '../../../../src/core/errors';
+import type { ChunkerThread, ChunkerThreadFactory } from '../../../../src/core/grid/parallel';
+import { runChunkers } from '../../../../src/core/grid/schedule';
+import { RunProgress } from '../../../../src/core/grid/progress';
+import type { EngineContext } from '../../../../src/core/grid/engine';
+import type { ChunkerId } from '../../../../src/core/types';
+import { CANCEL_WAIT_MS, gridThreads, workerChunkerThreads } from '../../../../src/worker/chunkerPool';
+import { isSpanproofError, SpanproofError } from '../../../../src/core/errors';
 import { MINI, MINI_GT, REPO, readText, smallSettings, tmp } from '../../../helpers/grid';
 
 const FILES = ['results.json', 'ranking.json', 'questions.jsonl', 'evidence.json'];
@@ -136,5 +140,79 @@ test('the built CLI (dist/cli.js with dist/chunker-thread.js): two threads write
     assert.doesNotMatch(r.stderr, /second grid thread/);
     return join(root, `t${threads}`);
   };
-  assertSameBytes(run('1'), run('2'), 'CLI');
+  const two = run('2');
+  assertSameBytes(run('1'), two, 'CLI');
+  // perChunker.startMs counts from the run's start, as totalMs does (it counted from the process's start).
+  const timings = JSON.parse(readText(join(two, 'timings.json'))) as { totalMs: number; perChunker: Record<string, { startMs: number; wallMs: number; thread: number }> };
+  for (const [chunker, t] of Object.entries(timings.perChunker)) {
+    assert.ok(t.startMs >= 0 && t.startMs + t.wallMs <= timings.totalMs + 1, `${chunker}: starts at ${t.startMs} ms, ${t.wallMs} ms long, in a run of ${timings.totalMs} ms`);
+  }
+});
+
+test('the built CLI: SPANPROOF_GRID_THREADS is checked with --profile too; an explicit 2 there is said to be unused; run --help describes both variables', () => {
+  const root = tmp('thread-profile');
+  const run = (threads: string, out: string) => spawnSync(process.execPath, [join(REPO, 'dist', 'cli.js'), 'run', '--workspace', MINI, '--groundtruth', MINI_GT, '--chunkers', 'heading', '--out', join(root, out), '--cache-dir', join(root, 'c'), '--profile', '--json'], {
+    cwd: REPO, encoding: 'utf8', env: { ...process.env, SPANPROOF_GRID_THREADS: threads },
+  });
+  const bad = run('abc', 'bad');
+  assert.equal(bad.status, 2, bad.stderr);
+  assert.match(bad.stderr, /^spanproof: SPANPROOF_GRID_THREADS is "abc", not 1 or 2\. Fix: /);
+  const two = run('2', 'two');
+  assert.equal(two.status, 0, two.stderr);
+  assert.match(two.stderr, /warning: SPANPROOF_GRID_THREADS=2 is not used: a profiled run/);
+  const help = spawnSync(process.execPath, [join(REPO, 'dist', 'cli.js'), 'run', '--help'], { cwd: REPO, encoding: 'utf8' });
+  assert.match(help.stdout, /Environment:\n {2}SPANPROOF_GRID_THREADS {2}1 = run the grid in one thread[\s\S]*SPANPROOF_PROFILE +1 = as --profile/);
+});
+
+test('a cancel while this thread waits for the chunker thread reaches the thread at once (fresh-user #13: 13–21 s on a big corpus)', async () => {
+  const ac = new AbortController();
+  let cancels = 0;
+  let threadRunning!: () => void;
+  const running = new Promise<void>((r) => (threadRunning = r));
+  let pendingReject: ((e: Error) => void) | undefined;
+  const thread: ChunkerThread = {
+    ready: Promise.resolve(),
+    // A chunker that only ends when cancelled (a long one on a big corpus).
+    run: () => new Promise((_, reject) => {
+      threadRunning();
+      pendingReject = reject;
+    }),
+    cancel: () => {
+      cancels++;
+      pendingReject?.(new SpanproofError('cancelled', 'the run was cancelled.'));
+    },
+    dispose: async () => undefined,
+  };
+  let mineDone = false;
+  const ctx = { progress: new RunProgress(0, undefined, ac.signal), caches: { notices: [] }, queryVectors: new Map(), queryEmbedMsPer: new Map() } as unknown as EngineContext;
+  const stage = (chunker: ChunkerId) => ({ stage: { chunker, chunks: [], chunkMs: 0, bm25Ms: 0, embedMs: 0, cachedDocs: 0 }, items: [], built: true });
+  const run = runChunkers(ctx, ['fixed', 'heading'], () => thread, async (_c, chunker, onCold) => {
+    onCold?.();
+    await running; // the thread has taken `heading`; this thread finishes `fixed` and then waits for it
+    mineDone = true;
+    return stage(chunker);
+  });
+  await running;
+  while (!mineDone) await new Promise((r) => setImmediate(r));
+  await new Promise((r) => setTimeout(r, 20)); // this thread is now in its wait, not ticking
+  ac.abort();
+  const settled = await Promise.race([run.then(() => 'resolved', (e: unknown) => (isSpanproofError(e) ? e.code : 'other')), new Promise((r) => setTimeout(() => r('still waiting after 2 s'), 2000))]);
+  assert.equal(settled, 'cancelled');
+  assert.ok(cancels >= 1, 'the chunker thread was told');
+});
+
+test('a chunker thread that does not answer a cancel is terminated after CANCEL_WAIT_MS; its chunker ends as cancelled', async () => {
+  const dir = tmp('thread-stuck');
+  const script = join(dir, 'stuck.js');
+  // Loads, says ready, then spins on `run` without reading its messages again (stuck in a long synchronous step).
+  writeFileSync(script, "const { parentPort } = require('node:worker_threads'); parentPort.postMessage({ kind: 'ready' }); parentPort.on('message', (m) => { if (m.kind === 'run') { const end = Date.now() + 60000; while (Date.now() < end); } });\n");
+  const t = workerChunkerThreads(script)({ workspace: dir, cacheDir: dir, settings: ALL as never, documents: [], questions: [], corpusKey: 'k' });
+  await t.ready;
+  const job = t.run({ chunker: 'fixed', queryVectors: new Map(), queryEmbedMsPer: new Map() }, () => undefined);
+  const started = performance.now();
+  t.cancel();
+  await assert.rejects(job, (e: unknown) => isSpanproofError(e) && e.code === 'cancelled');
+  const waited = performance.now() - started;
+  await t.dispose();
+  assert.ok(waited >= CANCEL_WAIT_MS - 50 && waited < 30_000, `rejected after ${Math.round(waited)} ms, not the 60 s the thread spins`);
 });
