@@ -15,6 +15,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { SpanproofError } from '../errors';
 import type { RunFile } from './types';
 import { makeDirs } from '../files/dirs';
+import { readRegularFileSync } from '../files/read';
 import { resolveWritableInside } from '../corpus/confine';
 
 export type RunLocation = RunFile['location'];
@@ -134,6 +135,16 @@ function isFile(p: string): boolean {
   }
 }
 
+/** run.json's `status` when it can be read as a short JSON object with a string status, else undefined. */
+function earlierStatus(file: string): string | undefined {
+  try {
+    const status = (JSON.parse(readRegularFileSync(file, 1 << 20).toString('utf8')) as { status?: unknown } | null)?.status;
+    return typeof status === 'string' && /^[a-z]{1,20}$/.test(status) ? status : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * Refuses an `--out` folder that cannot hold a new run, without creating anything: a file, a folder
  * holding an earlier run (run.json — never overwritten or mixed with a new one) or any other
@@ -146,7 +157,10 @@ export function assertNewOutDir(dir: string): void {
   let entries: string[] = [];
   try { entries = existsSync(dir) ? readdirSync(dir) : []; } catch { /* unreadable: createRunDir reports it as not writable */ }
   if (entries.includes('run.json')) {
-    throw new SpanproofError('bad-input', 'the output folder holds an earlier run; a run is never overwritten.', { file: dir, fix: `choose a new folder with --out, or delete ${dir} first if that run is no longer needed.` });
+    // A run that ended without results (cancelled, failed, or still `running`: interrupted or in progress) is named as such.
+    const status = earlierStatus(join(dir, 'run.json'));
+    const what = status === undefined || status === 'succeeded' ? 'an earlier run' : `an earlier run that ended without results (run.json status ${status})`;
+    throw new SpanproofError('bad-input', `the output folder holds ${what}; a run is never overwritten.`, { file: dir, fix: `choose a new folder with --out, or delete ${dir} first if that run is no longer needed.` });
   }
   if (entries.length > 0) {
     throw new SpanproofError('bad-input', 'the output folder is not empty and is not a Spanproof run directory.', { file: dir, fix: 'pass a new or empty folder with --out.' });

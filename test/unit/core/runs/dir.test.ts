@@ -55,6 +55,15 @@ test('--out refuses a non-empty folder, an earlier run folder (never overwritten
   writeFileSync(join(a.dir, 'run.json'), '{"earlier":true}');
   assert.throws(() => createRunDir({ workspace: root, outDir: prev, inputsKey: 'x' }), (e: unknown) => isSpanproofError(e) && e.code === 'bad-input' && e.file === prev && /holds an earlier run/.test(e.message) && /choose a new folder with --out, or delete/.test(e.fix ?? ''));
   assert.equal(readFileSync(join(prev, 'run.json'), 'utf8'), '{"earlier":true}');
+  // A run that ended without results is named as such (fresh-user #13: "holds an earlier run" read as if results were there).
+  const message = (runJson: string) => {
+    writeFileSync(join(a.dir, 'run.json'), runJson);
+    const m = thrown(() => createRunDir({ workspace: root, outDir: prev, inputsKey: 'x' })).message;
+    return m.slice(`${prev}: `.length, m.indexOf(' Fix: '));
+  };
+  assert.equal(message('{"status":"cancelled"}'), 'the output folder holds an earlier run that ended without results (run.json status cancelled); a run is never overwritten.');
+  assert.equal(message('{"status":"running"}'), 'the output folder holds an earlier run that ended without results (run.json status running); a run is never overwritten.');
+  for (const plain of ['{"status":"succeeded"}', 'not json', 'null', '{"status":"<b>x</b>"}']) assert.equal(message(plain), 'the output folder holds an earlier run; a run is never overwritten.', plain);
   const file = join(root, 'results.json');
   assert.throws(() => createRunDir({ workspace: root, outDir: file, inputsKey: 'x' }), (e: unknown) => isSpanproofError(e) && e.code === 'bad-input' && e.file === file && /is a file, not a folder/.test(e.message));
   // A path under a file cannot be created: bad input naming the path and the reason, not an internal ENOTDIR.
