@@ -58,7 +58,16 @@ export function* aggregateSteps(configs: readonly ConfigPlan[], items: readonly 
   // (a one-question re-run from the editor stays fast).
   const B = n === 1 ? Math.min(1, settings.bootstrap.resamples) : settings.bootstrap.resamples;
   const resamples = n > 0 ? yield* bootstrapResampleSteps(n, B, settings.bootstrap.seed) : [];
-  const ci = (col: Column): MeanCI => (n > 0 ? percentileCI(col, resamples) : { mean: NaN, lo: NaN, hi: NaN });
+  // Columns with the same values (a metric that agrees across τ, configs whose reranker kept the
+  // order, …) have the same CI: computed once (B × n work each), bit-identical by construction.
+  const memo = new Map<string, MeanCI>();
+  const ci = (col: Column): MeanCI => {
+    if (n === 0) return { mean: NaN, lo: NaN, hi: NaN };
+    const key = Buffer.from(col.buffer, col.byteOffset, col.byteLength).toString('latin1');
+    let got = memo.get(key);
+    if (!got) memo.set(key, (got = percentileCI(col, resamples)));
+    return { ...got };
+  };
   const k = settings.k;
   const byConfig = new Map<string, ItemRecord[]>();
   for (const it of items) {

@@ -9,6 +9,7 @@ import {
   pearson,
   pearsonCI,
   percentileCI,
+  percentileOf,
   quantileType7,
   resampleMeans,
 } from '../../../../src/core/stats';
@@ -127,4 +128,28 @@ test('Pearson r by hand, and its bootstrap CI', () => {
   near(ci.lo, 1, 1e-9);
   near(ci.hi, 1, 1e-9);
   assert.deepEqual(pearsonCI(x, x.map((v) => v * v), rs), pearsonCI(x, x.map((v) => v * v), rs));
+});
+
+test('percentileOf selects the order statistics it needs: the same interval, bit for bit, as sorting all B', () => {
+  // Reference: the definition — sort ascending, then quantileType7 at (1 − level)/2 and (1 + level)/2.
+  const bySort = (stats: Float64Array, level: number) => {
+    const s = stats.filter((v) => v === v).sort();
+    const a = (1 - level) / 2;
+    return { lo: quantileType7(s, a), hi: quantileType7(s, 1 - a) };
+  };
+  const rng = createRng(99);
+  for (const m of [1, 2, 63, 64, 65, 100, 999, 2000, 5001]) {
+    for (const kind of ['uniform', 'ties', 'sorted', 'reversed', 'constant', 'nan'] as const) {
+      const x = new Float64Array(m);
+      for (let i = 0; i < m; i++) {
+        x[i] = kind === 'uniform' ? rng() - 0.5 : kind === 'ties' ? Math.floor(rng() * 5) / 45
+          : kind === 'sorted' ? i / m : kind === 'reversed' ? (m - i) / m : kind === 'constant' ? 0.25 : (rng() < 0.1 ? NaN : rng());
+      }
+      for (const level of [0.95, 0.9, 0.5, 0.99, 0.999]) {
+        const want = bySort(x, level);
+        const got = percentileOf(x, level);
+        assert.ok(Object.is(got.lo, want.lo) && Object.is(got.hi, want.hi), `m=${m} ${kind} level=${level}: ${JSON.stringify(got)} ≠ ${JSON.stringify(want)}`);
+      }
+    }
+  }
 });
