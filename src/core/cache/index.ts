@@ -20,4 +20,4 @@ export { embedChunksCached, type ChunkEmbedder } from './embed-chunks';
 export { PersistentRerankCache, PersistentNumberMap, TokenCountCache, RERANK_CACHE_MAX, TOKEN_COUNT_CACHE_MAX, numberMapChecksum } from './rerank-scores';
 export { cacheSizeReport, clearCache, type CacheSizeReport } from './report';
 export { loadOrBuildBm25, loadOrBuildBm25Async, bm25CacheKey, BM25_CACHE_KEEP, type Bm25CacheResult } from './bm25';
-export { Bm25PoolCache, BM25_POOLS_MAX } from './bm25-pools';
+export { Bm25PoolCache, DensePoolCache, densePoolKey, BM25_POOLS_MAX } from './bm25-pools';

@@ -57,8 +57,8 @@ export function cacheSizeReport(dir: string): CacheSizeReport {
   return r;
 }
 
-/** The folders the caches write under the cache dir (embedding matrices, pair scores, BM25 indexes and lists, chunks, token counts). */
-const CACHE_FOLDERS = ['embeddings', 'rerank', 'bm25', 'bm25-pools', 'chunks', 'tokens'];
+/** The folders the caches write under the cache dir (embedding matrices, pair scores, BM25 indexes, BM25 and dense lists, chunks, token counts). */
+const CACHE_FOLDERS = ['embeddings', 'rerank', 'bm25', 'bm25-pools', 'dense-pools', 'chunks', 'tokens'];
 
 /** Deletes the cache's own folders ({@link CACHE_FOLDERS}) under `dir`; nothing else. */
 export function clearCache(dir: string): void {

@@ -199,6 +199,8 @@ interface ChunkerIndexSet {
   bm25: ChunkerIndexes['bm25'];
   bm25Lists: ChunkerIndexes['bm25Lists'];
   dense: Map<string, DenseIndex | null>;
+  /** The dense list cache per embedder name (with a cache folder). */
+  denseLists: Map<string, ChunkerIndexes['denseLists']>;
 }
 
 /** A chunker's chunks and indexes: from the resident memo, or chunked and built now. */
@@ -225,7 +227,7 @@ async function buildChunker(ctx: EngineContext, chunker: ChunkerId, mine: readon
   await progress.tick();
   await progress.setStage(`index:${chunker}`);
   const names = denseEmbedders(mine);
-  const out: ChunkerIndexSet = { bm25: null, bm25Lists: null, dense: new Map() };
+  const out: ChunkerIndexSet = { bm25: null, bm25Lists: null, dense: new Map(), denseLists: new Map() };
   // BM25 with the first embedder's dense index (one index stage), then one per further embedder.
   for (const [i, name] of (names.length ? names : [null]).entries()) {
     const emb = name === null ? embedder : embedderFor(ctx, name);
@@ -243,7 +245,10 @@ async function buildChunker(ctx: EngineContext, chunker: ChunkerId, mine: readon
       out.bm25 = ix.bm25;
       out.bm25Lists = ix.bm25Lists ?? null;
     }
-    if (name !== null) out.dense.set(name, ix.dense);
+    if (name !== null) {
+      out.dense.set(name, ix.dense);
+      out.denseLists.set(name, ix.denseLists ?? null);
+    }
     st.bm25Ms += ix.bm25Ms;
     st.embedMs += ix.embedMs;
   }
@@ -258,7 +263,7 @@ async function chunkerPools(ctx: EngineContext, st: ChunkerStage, mine: readonly
   for (const [i, name] of (names.length ? names : [null]).entries()) {
     const group = mine.filter((c) => c.embedder === name || (i === 0 && c.kind === 'bm25'));
     const got = await retrieveStage({
-      chunks: st.chunks, indexes: { bm25: indexes.bm25, bm25Lists: indexes.bm25Lists, dense: name === null ? null : indexes.dense.get(name) ?? null, bm25Ms: 0, embedMs: 0 },
+      chunks: st.chunks, indexes: { bm25: indexes.bm25, bm25Lists: indexes.bm25Lists, dense: name === null ? null : indexes.dense.get(name) ?? null, denseLists: name === null ? null : indexes.denseLists.get(name) ?? null, bm25Ms: 0, embedMs: 0 },
       retrievers: [...new Set(group.map((c) => c.kind))], questions, poolSize: ctx.settings.poolSize,
       queryVectors: (name !== null && queryVectors.get(name)) || new Float32Array(0), queryEmbedMsPer: (name !== null && ctx.queryEmbedMsPer.get(name)) || 0,
       threads: ctx.settings.threads, onQuery: () => ctx.progress.tick(),
@@ -266,6 +271,7 @@ async function chunkerPools(ctx: EngineContext, st: ChunkerStage, mine: readonly
     for (const c of group) pools.set(c.retriever, got.get(c.kind)!);
   }
   indexes.bm25Lists?.flush();
+  for (const l of indexes.denseLists.values()) l?.flush();
   return pools;
 }
 

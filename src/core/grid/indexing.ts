@@ -13,7 +13,7 @@ import { performance } from 'node:perf_hooks';
 import type { Chunk, ChunkerId } from '../types';
 import type { TextEmbedder } from '../models';
 import { Bm25Index, DenseIndex, type Bm25BuildOptions } from '../retrieval';
-import { Bm25PoolCache, bm25CacheKey, embedChunksCached, loadOrBuildBm25Async, type EmbeddingCache } from '../cache';
+import { Bm25PoolCache, DensePoolCache, bm25CacheKey, densePoolKey, embedChunksCached, loadOrBuildBm25Async, type EmbeddingCache } from '../cache';
 import type { RunProgress } from './progress';
 import type { StageMemo } from './types';
 
@@ -39,9 +39,10 @@ export interface IndexInput {
   /** Work units of the embedding (moved by the embedder's batches; all of them when nothing is embedded); default 1. */
   embedUnits?: number;
   /**
-   * The questions the BM25 index will be searched for, and the pool size: with a cache folder, when
+   * The questions the indexes will be searched for, and the pool size: with a cache folder, when
    * the BM25 list cache remembers all of them the index is neither read nor built (`bm25` is null
-   * and `bm25Lists` answers).
+   * and `bm25Lists` answers); when the dense list cache remembers all of them the chunk embeddings
+   * are neither read nor computed (`dense` is null and `denseLists` answers).
    */
   queries?: { texts: readonly string[]; n: number };
 }
@@ -51,14 +52,16 @@ export interface ChunkerIndexes {
   /** The BM25 list cache of these chunks (with a cache folder and BM25 needed), to search through and flush after retrieval. */
   bm25Lists?: Bm25PoolCache | null;
   dense: DenseIndex | null;
+  /** The dense list cache of these chunks and this embedder (with a cache folder and dense needed), flushed after retrieval. */
+  denseLists?: DensePoolCache | null;
   /** Wall time of the BM25 build (or read). */
   bm25Ms: number;
   /** Wall time until both indexes are ready (the embedding overlaps the BM25 build). */
   embedMs: number;
 }
 
-function startEmbedding(input: IndexInput, part: ReturnType<RunProgress['part']>): Promise<Float32Array> | null {
-  if (!input.needsDense || input.memo?.dense) return null;
+function startEmbedding(input: IndexInput, part: ReturnType<RunProgress['part']>, listed: boolean): Promise<Float32Array> | null {
+  if (!input.needsDense || input.memo?.dense || listed) return null;
   const emb = input.embedder!;
   const onProgress = (done: number, total: number): Promise<void> => (part.to(total > 0 ? done / total : 1), input.progress.tick());
   const p = input.embeddings ? embedChunksCached(input.chunks, input.docSha, input.key, emb, input.embeddings, onProgress) : emb.embed(input.chunks.map((c) => c.text), onProgress);
@@ -73,7 +76,15 @@ function startEmbedding(input: IndexInput, part: ReturnType<RunProgress['part']>
 export async function indexStage(input: IndexInput): Promise<ChunkerIndexes> {
   const t = performance.now();
   const embedded = input.progress.part(input.embedUnits ?? 1);
-  const matrix = startEmbedding(input, embedded);
+  const q = input.queries;
+  const chunksKey = input.cacheDir && (input.needsBm25 || input.needsDense) ? bm25CacheKey(input.chunks) : '';
+  let denseLists: DensePoolCache | null = null;
+  if (input.needsDense && input.cacheDir) {
+    denseLists = DensePoolCache.open(input.cacheDir, densePoolKey(chunksKey, input.embedder!.id), input.chunks.length);
+    if (denseLists.notice) input.notices?.push(denseLists.notice);
+  }
+  const listed = denseLists !== null && q !== undefined && q.texts.length > 0 && q.texts.every((t) => denseLists!.has(t, q.n));
+  const matrix = startEmbedding(input, embedded, listed);
   const tb = performance.now();
   let bm25: Bm25Index | null = null;
   let bm25Lists: Bm25PoolCache | null = null;
@@ -81,10 +92,9 @@ export async function indexStage(input: IndexInput): Promise<ChunkerIndexes> {
     try {
       const opts: Bm25BuildOptions = { onYield: () => input.progress.tick() };
       if (input.cacheDir) {
-        bm25Lists = Bm25PoolCache.open(input.cacheDir, bm25CacheKey(input.chunks), input.chunks.length);
+        bm25Lists = Bm25PoolCache.open(input.cacheDir, chunksKey, input.chunks.length);
         if (bm25Lists.notice) input.notices?.push(bm25Lists.notice);
       }
-      const q = input.queries;
       if (input.memo?.bm25) bm25 = input.memo.bm25;
       else if (bm25Lists && q && q.texts.every((t) => bm25Lists!.has(t, q.n))) bm25 = null; // every list is remembered
       else if (input.cacheDir) {
@@ -99,7 +109,7 @@ export async function indexStage(input: IndexInput): Promise<ChunkerIndexes> {
   }
   const bm25Ms = performance.now() - tb;
   input.progress.advanceWithoutYield(0, `embed:${input.chunker}`);
-  const dense = input.needsDense ? (input.memo?.dense ?? new DenseIndex(await matrix!, input.embedder!.dim)) : null;
+  const dense = input.needsDense ? (input.memo?.dense ?? (matrix ? new DenseIndex(await matrix, input.embedder!.dim) : null)) : null;
   embedded.finish();
-  return { bm25, bm25Lists, dense, bm25Ms, embedMs: performance.now() - t };
+  return { bm25, bm25Lists, dense, denseLists, bm25Ms, embedMs: performance.now() - t };
 }

@@ -27,7 +27,7 @@ export interface RetrieveInput {
 /** The pools of every requested retriever, `pools.get(r).lists[qi]` for question qi. */
 export async function retrieveStage(input: RetrieveInput): Promise<Map<RetrieverId, RetrieverPools>> {
   return candidatePools(
-    { chunks: input.chunks, bm25: input.indexes.bm25, bm25Lists: input.indexes.bm25Lists, dense: input.indexes.dense },
+    { chunks: input.chunks, bm25: input.indexes.bm25, bm25Lists: input.indexes.bm25Lists, dense: input.indexes.dense, denseLists: input.indexes.denseLists },
     {
       retrievers: input.retrievers,
       queries: input.questions.map((q) => q.question),

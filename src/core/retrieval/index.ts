@@ -22,4 +22,4 @@ export { DenseIndex, ORT_COLD_MIN_WORK, ORT_MIN_WORK } from './dense';
 export { buildDenseTopKModel, disposeDenseOrt, denseOrtStats } from './dense-ort';
 export { reciprocalRankFusion } from './rrf';
 export { rerankPool, rerankCacheKey, type RerankCache, type RerankScorer } from './rerank';
-export { candidatePools, retrievePools, DEFAULT_POOL, RRF_K, type PoolRequest, type RetrieverPools, type QueryEmbedder, type RetrievalIndexes, type Bm25ListCache } from './retrieve';
+export { candidatePools, retrievePools, DEFAULT_POOL, RRF_K, type PoolRequest, type RetrieverPools, type QueryEmbedder, type RetrievalIndexes, type CandidateListCache } from './retrieve';

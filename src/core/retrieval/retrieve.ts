@@ -23,10 +23,10 @@ export interface QueryEmbedder {
 }
 
 /**
- * Remembered BM25 candidate lists of one index (a warm run's disk cache, src/core/cache/bm25-pools.ts):
- * `get` answers with exactly what `Bm25Index.search(query, n)` returned and the ms it took.
+ * Remembered candidate lists of one index (a warm run's disk caches, src/core/cache/bm25-pools.ts):
+ * `get` answers with exactly what the search for (query, n) returned and the ms it took.
  */
-export interface Bm25ListCache {
+export interface CandidateListCache {
   get(query: string, n: number): { hits: Hit[]; ms: number } | undefined;
   set(query: string, n: number, hits: readonly Hit[], ms: number): void;
 }
@@ -39,7 +39,12 @@ export interface RetrievalIndexes {
   readonly chunks: readonly Chunk[];
   readonly bm25?: Bm25Index | null;
   /** Remembered BM25 lists: used before `bm25` is searched, and given every list `bm25` returns. */
-  readonly bm25Lists?: Bm25ListCache | null;
+  readonly bm25Lists?: CandidateListCache | null;
+  /**
+   * Remembered exact-dense lists: when they answer EVERY query, `dense` is not searched (and may be
+   * null); otherwise all queries are searched as one batch, as without them, and every list is given to it.
+   */
+  readonly denseLists?: CandidateListCache | null;
   readonly dense?: DenseIndex | null;
   readonly embedder?: QueryEmbedder;
 }
@@ -93,13 +98,20 @@ async function bm25Pools(idx: RetrievalIndexes, req: PoolRequest): Promise<Retri
 }
 
 async function densePools(idx: RetrievalIndexes, req: PoolRequest): Promise<RetrieverPools> {
+  if (idx.denseLists && req.queries.length > 0) {
+    const known = req.queries.map((q) => idx.denseLists!.get(q, req.n));
+    if (known.every((k) => k !== undefined)) {
+      return { lists: known.map((k) => k!.hits), ms: known.map((k) => k!.ms + (req.queryEmbedMsPer ?? 0)) };
+    }
+  }
   if (!idx.dense || (!req.queryVectors && !idx.embedder)) throw new SpanproofError('invariant', `retriever ${req.retrievers.join('/')} needs a dense index and an embedder.`);
   if (req.queries.length === 0) return { lists: [], ms: [] };
   const t = performance.now();
   const qv = req.queryVectors ?? (await idx.embedder!.embed(req.queries));
   const lists = await idx.dense.searchBatchAsync(qv, req.n, { threads: req.threads });
-  const per = (performance.now() - t) / req.queries.length + (req.queryEmbedMsPer ?? 0);
-  return { lists, ms: lists.map(() => per) };
+  const per = (performance.now() - t) / req.queries.length;
+  if (idx.denseLists) req.queries.forEach((q, i) => idx.denseLists!.set(q, req.n, lists[i], per));
+  return { lists, ms: lists.map(() => per + (req.queryEmbedMsPer ?? 0)) };
 }
 
 /**

@@ -197,7 +197,7 @@ test('persistent rerank cache: scores survive a reopen; damaged files start empt
     assert.equal(rep.bytes, rep.kinds.embeddings.bytes + rep.kinds.rerank.bytes);
     assert.ok(rep.kinds.embeddings.bytes > 8);
     writeFileSync(join(dir, 'keep.txt'), 'user file');
-    for (const k of ['bm25', 'bm25-pools', 'chunks', 'tokens']) {
+    for (const k of ['bm25', 'bm25-pools', 'dense-pools', 'chunks', 'tokens']) {
       mkdirSync(join(dir, k), { recursive: true });
       writeFileSync(join(dir, k, 'x.json'), '{}');
     }

@@ -25,12 +25,16 @@ async function coldRun(label: string) {
   return { ...(await firstRun(run)), cacheDir };
 }
 
-/** As {@link coldRun}, but each later run first forgets the remembered BM25 lists (cache/bm25-pools), so it must read the BM25 index cache. */
+/**
+ * As {@link coldRun}, but each later run first forgets the remembered BM25 and dense lists
+ * (cache/bm25-pools, cache/dense-pools), so it must read the BM25 index and embedding caches.
+ */
 async function coldRunReadingIndex(label: string) {
   const root = tmp(label);
   const cacheDir = join(root, 'cache');
   const run = (name: string) => {
     rmSync(join(cacheDir, 'bm25-pools'), { recursive: true, force: true });
+    rmSync(join(cacheDir, 'dense-pools'), { recursive: true, force: true });
     return runGrid({ workspace: MINI, groundTruthFile: MINI_GT, settings, outDir: join(root, name), cacheDir });
   };
   return { ...(await firstRun(run)), cacheDir };
@@ -109,16 +113,7 @@ test('a warm run of the same questions takes the BM25 lists from the list cache:
   assert.equal(existsSync(join(cacheDir, 'bm25')), false, 'the BM25 index was not needed, so not rebuilt');
 
   // edited: one remembered score changed (valid JSON, same shape) → not used, recomputed (so the index is built), one notice
-  const good = readFileSync(lists, 'utf8');
-  const j = JSON.parse(good) as { entries: [string, number, number, number[], number[]][] };
-  j.entries[0][4][0] += 1;
-  writeFileSync(lists, JSON.stringify(j));
-  const edited = await run('edited');
-  const notes = edited.warnings.filter((w) => w.includes(lists));
-  assert.equal(notes.length, 1, edited.warnings.join('\n'));
-  assert.match(notes[0], /^the BM25 list cache .+ was edited \(its lists do not match its checksum .+\); it is rebuilt\.$/);
-  assert.equal(readFileSync(join(edited.runDir!, 'results.json'), 'utf8'), results);
-  assert.deepEqual(listsOf(readFileSync(lists, 'utf8')), listsOf(good), 'rewritten with the lists the cold run wrote (the ms are measured again)');
+  const good = await expectEditedListsRebuilt(run, lists, 'BM25 list cache', results);
   assert.equal(existsSync(join(cacheDir, 'bm25')), true, 'the lists were recomputed from the index');
 
   // truncated → damaged, rebuilt
@@ -128,6 +123,47 @@ test('a warm run of the same questions takes the BM25 lists from the list cache:
   assert.equal(readFileSync(join(cut.runDir!, 'results.json'), 'utf8'), results);
   assert.deepEqual(listsOf(readFileSync(lists, 'utf8')), listsOf(good));
 });
+
+test('a warm run of the same questions takes the dense lists from the list cache: the chunk embeddings are neither read nor computed, results byte-identical', async () => {
+  const { run, cacheDir, results } = await coldRun('dense-lists-warm');
+  const [lists] = files(join(cacheDir, 'dense-pools'));
+  assert.ok(lists, 'the cold run remembered its dense lists');
+  rmSync(join(cacheDir, 'embeddings'), { recursive: true });
+  const warm = await run('warm');
+  assert.deepEqual(warm.warnings.filter((w) => /cache/.test(w)), []);
+  assert.equal(readFileSync(join(warm.runDir!, 'results.json'), 'utf8'), results, 'results.json byte-identical to the cold run');
+  assert.equal(existsSync(join(cacheDir, 'embeddings')), false, 'the chunk embeddings were not needed, so not recomputed');
+
+  // edited: one remembered score changed → not used, every question searched again (so the chunks are embedded), one notice
+  await expectEditedListsRebuilt(run, lists, 'dense list cache', results);
+  assert.equal(existsSync(join(cacheDir, 'embeddings')), true, 'the lists were recomputed from the chunk embeddings');
+
+  // a BM25 list file put in its place (same key, the other kind) is not used
+  const [bm25Lists] = files(join(cacheDir, 'bm25-pools'));
+  writeFileSync(lists, readFileSync(bm25Lists));
+  const swapped = await run('swapped');
+  assert.ok(swapped.warnings.some((w) => w.startsWith(`the dense list cache ${lists} was damaged (not a spanproof-dense-pools file)`)), swapped.warnings.join('\n'));
+  assert.equal(readFileSync(join(swapped.runDir!, 'results.json'), 'utf8'), results);
+});
+
+/**
+ * Raises one remembered score of the list file `lists` (valid JSON, same shape), runs, and checks the
+ * file was not used (one `the <label> … was edited` notice), results.json is `results` and the file
+ * was rewritten with the same lists. Returns the file as it was before the edit.
+ */
+async function expectEditedListsRebuilt(run: (name: string) => ReturnType<typeof runGrid>, lists: string, label: string, results: string): Promise<string> {
+  const good = readFileSync(lists, 'utf8');
+  const j = JSON.parse(good) as { entries: [string, number, number, number[], number[]][] };
+  j.entries[0][4][0] += 1;
+  writeFileSync(lists, JSON.stringify(j));
+  const edited = await run('edited');
+  const notes = edited.warnings.filter((w) => w.includes(lists));
+  assert.equal(notes.length, 1, edited.warnings.join('\n'));
+  assert.match(notes[0], new RegExp(`^the ${label} .+ was edited \\(its lists do not match its checksum .+\\); it is rebuilt\\.$`));
+  assert.equal(readFileSync(join(edited.runDir!, 'results.json'), 'utf8'), results);
+  assert.deepEqual(listsOf(readFileSync(lists, 'utf8')), listsOf(good), 'rewritten with the lists the cold run wrote (the ms are measured again)');
+  return good;
+}
 
 /** The remembered lists of a list-cache file without their search times: [query, n, chunks, scores]. */
 function listsOf(text: string): unknown[] {
