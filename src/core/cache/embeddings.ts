@@ -1,13 +1,14 @@
 /**
  * Content-addressed embedding cache (issue 3): one file per (document SHA-256, chunker config key,
- * embedder id), so editing one document re-embeds only that document's chunks.
+ * embedder id), so editing one document re-embeds only that document's chunks. A run's question
+ * vectors are stored the same way, one entry per list of question texts ({@link QUESTION_SET_KEY}).
  *
  * Layout: `<dir>/embeddings/<embedder slug>/<sha256(chunker key) first 16 hex>/<document sha256>.f32`.
  * File format (little-endian):
  *   bytes 0..7   ASCII magic `SPEMB002`
  *   bytes 8..11  uint32 header length H
- *   12..12+H     UTF-8 JSON header {docSha, chunkerKey, embedderId, count, dim, textsSha, dataSha},
- *                space-padded so the data starts at a multiple of 4
+ *   12..12+H     UTF-8 JSON header {docSha, chunkerKey, embedderId, count, dim, textsSha, dataSha,
+ *                computeMs?}, space-padded so the data starts at a multiple of 4
  *   then         count × dim float32, row-major (row i = the document's i-th chunk)
  * `textsSha` is the SHA-256 over the chunk texts (each followed by U+0000), so a stale or foreign file
  * can never be returned; `dataSha` is the SHA-256 of the float bytes, so a file whose header reached
@@ -19,7 +20,7 @@
  * thrown: the cache is an optimisation. (SPEMB001 files, without `dataSha`, are recomputed.)
  */
 import { createHash } from 'node:crypto';
-import { readdirSync, unlinkSync } from 'node:fs';
+import { readdirSync, statSync, unlinkSync } from 'node:fs';
 import { MAX_DATA_FILE_BYTES, readRegularFileSync } from '../files/read';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../files';
@@ -27,6 +28,14 @@ import { sha256Hex } from '../corpus/decode';
 import { makeDirs } from '../files/dirs';
 
 const MAGIC = 'SPEMB002';
+
+/**
+ * The "chunker key" under which a run's question vectors are stored: one entry per ordered list of
+ * question texts (its `docSha` is {@link textsSha} of the list), so the same questions read back the
+ * vectors one embedding call gave for exactly that list. The newest {@link QUESTION_SETS_KEPT} lists are kept.
+ */
+export const QUESTION_SET_KEY = 'spanproof-question-set/1';
+export const QUESTION_SETS_KEPT = 16;
 
 /** Header of an embedding cache file. */
 interface EmbeddingHeader {
@@ -38,6 +47,8 @@ interface EmbeddingHeader {
   textsSha: string;
   /** SHA-256 (hex) of the count × dim float32 bytes. */
   dataSha: string;
+  /** ms the vectors took to compute, when the writer gave it (the question vectors of a run: their embedding latency, reported again on a hit). */
+  computeMs?: number;
 }
 
 /** Counters of one cache instance: entries (documents) read, computed, and writes that failed. */
@@ -82,6 +93,11 @@ export class EmbeddingCache {
    * made for other texts / another dim. Does not touch the stats.
    */
   read(docSha: string, chunkerKey: string, embedderId: string, texts: readonly string[], dim: number): Float32Array | undefined {
+    return this.readTimed(docSha, chunkerKey, embedderId, texts, dim)?.vectors;
+  }
+
+  /** {@link read} with the `computeMs` the writer recorded (NaN when it gave none). */
+  readTimed(docSha: string, chunkerKey: string, embedderId: string, texts: readonly string[], dim: number): { vectors: Float32Array; computeMs: number } | undefined {
     const file = this.entryPath(docSha, chunkerKey, embedderId);
     let buf: Buffer;
     try {
@@ -118,15 +134,19 @@ export class EmbeddingCache {
     }
     const out = new Float32Array(texts.length * dim);
     new Uint8Array(out.buffer).set(buf.subarray(dataStart));
-    return out;
+    return { vectors: out, computeMs: typeof header.computeMs === 'number' && Number.isFinite(header.computeMs) ? header.computeMs : NaN };
   }
 
-  /** Stores vectors (texts.length × dim) for a document atomically; returns false (and counts) on failure. */
-  write(docSha: string, chunkerKey: string, embedderId: string, texts: readonly string[], dim: number, vectors: Float32Array): boolean {
+  /**
+   * Stores vectors (texts.length × dim) for a document atomically; returns false (and counts) on failure.
+   * `computeMs`, when given, is recorded for {@link readTimed}.
+   */
+  write(docSha: string, chunkerKey: string, embedderId: string, texts: readonly string[], dim: number, vectors: Float32Array, computeMs?: number): boolean {
     const file = this.entryPath(docSha, chunkerKey, embedderId);
     const data = Buffer.from(vectors.buffer, vectors.byteOffset, vectors.byteLength);
     const dataSha = createHash('sha256').update(data).digest('hex');
     const header: EmbeddingHeader = { docSha, chunkerKey, embedderId, count: texts.length, dim, textsSha: textsSha(texts), dataSha };
+    if (computeMs !== undefined && Number.isFinite(computeMs)) header.computeMs = computeMs;
     let json = Buffer.from(JSON.stringify(header), 'utf8');
     const pad = (4 - ((12 + json.length) % 4)) % 4;
     if (pad) json = Buffer.concat([json, Buffer.from(' '.repeat(pad))]);
@@ -160,6 +180,23 @@ export class EmbeddingCache {
     if (v.length !== texts.length * dim) throw new TypeError(`embedding compute returned ${v.length} floats for ${texts.length} × ${dim}`);
     this.write(docSha, chunkerKey, embedderId, texts, dim, v);
     return v;
+  }
+
+  /**
+   * Keeps the `keep` newest entries (by modification time) of (chunkerKey, embedderId) and deletes
+   * the others, e.g. the question sets of {@link QUESTION_SET_KEY}. Returns the number removed; never throws.
+   */
+  keepNewest(chunkerKey: string, embedderId: string, keep: number): number {
+    const dir = join(this.entryPath('0'.repeat(64), chunkerKey, embedderId), '..');
+    let removed = 0;
+    try {
+      const files = readdirSync(dir).filter((f) => f.endsWith('.f32')).map((f) => ({ p: join(dir, f), t: statSync(join(dir, f)).mtimeMs })).sort((a, b) => b.t - a.t);
+      for (const f of files.slice(keep)) {
+        unlinkSync(f.p);
+        removed++;
+      }
+    } catch { /* absent, vanished or read-only */ }
+    return removed;
   }
 
   /**

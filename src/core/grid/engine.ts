@@ -20,7 +20,7 @@ import type { ChunkerId, CorpusDocument } from '../types';
 import type { RunSettings } from '../settings';
 import type { ResolvedQuestion } from '../groundtruth';
 import type { PairScorer, TextEmbedder } from '../models';
-import type { EmbeddingCache } from '../cache';
+import { QUESTION_SET_KEY, QUESTION_SETS_KEPT, textsSha, type EmbeddingCache } from '../cache';
 import type { DenseIndex, RerankCache, RetrieverPools } from '../retrieval';
 import { chunkIndexKey } from '../chunking';
 import { planConfigs, type BuiltinConfigPlan } from './plan';
@@ -143,18 +143,38 @@ export function engineTotal(settings: Parameters<typeof planConfigs>[0], questio
   return units;
 }
 
-/** The questions embedded once per embedder the dense configs use. */
+/**
+ * The questions embedded once per embedder the dense configs use — through the embedding cache when
+ * the run has one: the vectors of this exact list of question texts (one embedding call) are read
+ * back, with the ms that call took (reported again as the questions' embedding latency), so a warm
+ * run needs neither the call nor, for the static model, its tokenizer.
+ */
 async function embedQuestions(input: EngineInput, configs: readonly BuiltinConfigPlan[]): Promise<{ vectors: Map<string, Float32Array>; msPer: Map<string, number>; ms: number }> {
   const vectors = new Map<string, Float32Array>();
   const msPer = new Map<string, number>();
   let ms = 0;
   const texts = input.questions.map((q) => q.question);
+  const cache = input.caches?.embeddings;
+  const setSha = cache && texts.length > 0 ? textsSha(texts) : '';
   for (const name of denseEmbedders(configs)) {
+    const emb = embedderFor(input, name);
+    const hit = setSha ? cache!.readTimed(setSha, QUESTION_SET_KEY, emb.id, texts, emb.dim) : undefined;
+    if (hit && Number.isFinite(hit.computeMs)) {
+      vectors.set(name, hit.vectors);
+      ms += hit.computeMs;
+      msPer.set(name, hit.computeMs / texts.length);
+      continue;
+    }
     const t = performance.now();
-    vectors.set(name, texts.length > 0 ? await embedderFor(input, name).embed(texts) : new Float32Array(0));
+    const v = texts.length > 0 ? await emb.embed(texts) : new Float32Array(0);
     const took = performance.now() - t;
+    vectors.set(name, v);
     ms += took;
     msPer.set(name, texts.length ? took / texts.length : 0);
+    if (setSha && emb.dim > 0 && v.length === texts.length * emb.dim) {
+      cache!.write(setSha, QUESTION_SET_KEY, emb.id, texts, emb.dim, v, took);
+      cache!.keepNewest(QUESTION_SET_KEY, emb.id, QUESTION_SETS_KEPT);
+    }
   }
   return { vectors, msPer, ms };
 }

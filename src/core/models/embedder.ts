@@ -49,7 +49,9 @@ export async function openOnnxEmbedder(dir: string, opts: ModelOptions): Promise
     const embedder = new OnnxEmbedder(folder, { kind: 'static', weights }, batchSize);
     embedder.threads = opts.threads;
     embedder.parameters = countModelParameters(decoded);
-    await embedder.probe();
+    // No probe: the port's rows are `weights.dim` long by construction, and the tokenizer (built on
+    // first use) is not needed by a run whose vectors and counts all come from the caches.
+    embedder.dim = weights.dim;
     return embedder;
   }
   const session = await createSession(folder.modelPath, opts.threads, dir);

@@ -16,7 +16,8 @@ export type Pooling = 'mean' | 'cls' | 'max' | 'lasttoken';
 export interface ModelFolder {
   dir: string;
   modelPath: string;
-  tokenizer: ModelTokenizer;
+  /** Built on first use (see {@link openModelFolder}); throws its SpanproofError('model') then. */
+  readonly tokenizer: ModelTokenizer;
   /** Pooling from `1_Pooling/config.json`; 'mean' when absent. */
   pooling: Pooling;
   /** Row length limit (special tokens included), see {@link maxLengthOf}. */
@@ -32,7 +33,9 @@ export const FALLBACK_MAX_LENGTH = 512;
  * Opens a model folder. Throws SpanproofError('not-found') if `dir` is not a folder, and
  * SpanproofError('model') naming the folder, what was found and what is expected when the model or
  * the tokenizer is missing or a config file is not valid JSON, or naming the file when it does not
- * match its recorded SHA-256 (SHA256SUMS, or a pulled model's manifest).
+ * match its recorded SHA-256 (SHA256SUMS, or a pulled model's manifest). The tokenizer file is read
+ * and hashed here but parsed when `tokenizer` is first read, which throws its errors (not valid JSON,
+ * no vocabulary) then.
  */
 export function openModelFolder(dir: string): ModelFolder {
   const abs = path.resolve(dir);
@@ -60,24 +63,39 @@ export function openModelFolder(dir: string): ModelFolder {
   const poolingConfig = readJson(path.join(abs, '1_Pooling', 'config.json'), dir);
   const maxLength = maxLengthOf(tokenizerConfig, config, sbert);
 
-  let tokenizerJson: JsonObject;
-  const hashed: string[] = [modelPath];
-  if (existsSync(tokenizerJsonPath)) {
-    tokenizerJson = readJson(tokenizerJsonPath, dir) as JsonObject;
-    hashed.push(tokenizerJsonPath);
-  } else {
-    const lower = tokenizerConfig.do_lower_case === undefined ? true : tokenizerConfig.do_lower_case === true;
-    tokenizerJson = wordPieceTokenizerJson(readFileSync(vocabPath, 'utf8'), lower, path.join(dir, 'vocab.txt'));
-    hashed.push(vocabPath);
-  }
+  const hasJson = existsSync(tokenizerJsonPath);
+  const hashed: string[] = [modelPath, hasJson ? tokenizerJsonPath : vocabPath];
   for (const f of ['tokenizer_config.json', 'config.json', 'sentence_bert_config.json', path.join('1_Pooling', 'config.json')]) {
     const p = path.join(abs, f);
     if (existsSync(p)) hashed.push(p);
   }
-  const { contentHash, digests } = hashFiles(abs, hashed);
+  const { contentHash, digests, bytes } = hashFiles(abs, hashed);
   verifyChecksums(abs, dir, digests); // before the tokenizer is built and before any session loads model.onnx
-  const tokenizer = new ModelTokenizer(tokenizerJson, tokenizerConfig, maxLength, path.join(dir, existsSync(tokenizerJsonPath) ? 'tokenizer.json' : 'vocab.txt'));
-  return { dir: abs, modelPath, tokenizer, pooling: poolingOf(poolingConfig), maxLength, contentHash };
+  // The tokenizer is built on first use, from the bytes just hashed (so from the checked file): a
+  // warm run whose question vectors, lists, token counts and pair scores all come from the caches
+  // never needs it (tokenizer.json parse + vocabulary maps ≈ 85 ms of the default model's load).
+  // The caches are keyed by `contentHash`, which covers the tokenizer file, so a changed or broken
+  // tokenizer can never hide behind them: it misses every cache and is built (and fails) at once.
+  let tokenizer: ModelTokenizer | undefined;
+  let pending: Buffer | undefined = bytes.get(hashed[1]); // released once the tokenizer is built
+  const buildTokenizer = (): ModelTokenizer => {
+    const text = pending!.toString('utf8');
+    let tokenizerJson: JsonObject;
+    if (hasJson) tokenizerJson = parseJson(text, tokenizerJsonPath, dir);
+    else {
+      const lower = tokenizerConfig.do_lower_case === undefined ? true : tokenizerConfig.do_lower_case === true;
+      tokenizerJson = wordPieceTokenizerJson(text, lower, path.join(dir, 'vocab.txt'));
+    }
+    const built = new ModelTokenizer(tokenizerJson, tokenizerConfig, maxLength, path.join(dir, hasJson ? 'tokenizer.json' : 'vocab.txt'));
+    pending = undefined;
+    return built;
+  };
+  return {
+    dir: abs, modelPath, pooling: poolingOf(poolingConfig), maxLength, contentHash,
+    get tokenizer() {
+      return (tokenizer ??= buildTokenizer());
+    },
+  };
 }
 
 /** The pulled-model manifest of src/core/models/catalogue/store.ts (its `files` carry the pinned SHA-256). */
@@ -151,8 +169,13 @@ function poolingOf(cfg: JsonObject | undefined): Pooling {
 
 function readJson(p: string, dir: string): JsonObject | undefined {
   if (!existsSync(p)) return undefined;
+  return parseJson(readFileSync(p, 'utf8'), p, dir);
+}
+
+/** `text` (the file `p` of the model folder `dir`) as JSON; SpanproofError('model') naming the file when it is not. */
+function parseJson(text: string, p: string, dir: string): JsonObject {
   try {
-    return JSON.parse(readFileSync(p, 'utf8')) as JsonObject;
+    return JSON.parse(text) as JsonObject;
   } catch (e) {
     throw new SpanproofError('model', `Not valid JSON: ${withoutExcerpt((e as Error).message)}`, {
       file: path.join(dir, path.relative(path.resolve(dir), p)),
@@ -171,19 +194,22 @@ function listing(abs: string): string {
 
 /**
  * `contentHash` (first 16 hex digits of SHA-256 over the files' relative paths and bytes, in the given
- * order) and each file's own SHA-256 (by relative POSIX path), from one read of each file.
+ * order) and each file's own SHA-256 (by relative POSIX path), from one read of each file; `bytes`
+ * keeps the bytes of `files[1]` (the tokenizer file).
  */
-function hashFiles(abs: string, files: string[]): { contentHash: string; digests: Map<string, string> } {
+function hashFiles(abs: string, files: string[]): { contentHash: string; digests: Map<string, string>; bytes: Map<string, Buffer> } {
   const h = createHash('sha256');
   const digests = new Map<string, string>();
+  const read = new Map<string, Buffer>();
   for (const f of files) {
     const rel = path.relative(abs, f).split(path.sep).join('/');
     const bytes = readFileSync(f);
+    if (f === files[1]) read.set(f, bytes); // the tokenizer file, kept for the tokenizer
     h.update(rel);
     h.update('\0');
     h.update(bytes);
     h.update('\0');
     digests.set(rel, createHash('sha256').update(bytes).digest('hex'));
   }
-  return { contentHash: h.digest('hex').slice(0, 16), digests };
+  return { contentHash: h.digest('hex').slice(0, 16), digests, bytes: read };
 }

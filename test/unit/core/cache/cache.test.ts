@@ -1,9 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { rmSync, writeFileSync, readFileSync, chmodSync, readdirSync, mkdirSync } from 'node:fs';
+import { rmSync, writeFileSync, readFileSync, chmodSync, readdirSync, mkdirSync, mkdtempSync, utimesSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createHash } from 'node:crypto';
-import { EmbeddingCache, embedChunksCached, PersistentRerankCache, TokenCountCache, cacheSizeReport, clearCache, loadOrBuildBm25, loadOrBuildBm25Async, bm25CacheKey, BM25_CACHE_KEEP, RERANK_CACHE_MAX, type ChunkEmbedder } from '../../../../src/core/cache/index';
+import { EmbeddingCache, QUESTION_SET_KEY, embedChunksCached, PersistentRerankCache, TokenCountCache, cacheSizeReport, clearCache, loadOrBuildBm25, loadOrBuildBm25Async, bm25CacheKey, BM25_CACHE_KEEP, RERANK_CACHE_MAX, type ChunkEmbedder } from '../../../../src/core/cache/index';
 import { Bm25Index } from '../../../../src/core/retrieval/index';
 import { rerankPool, rerankCacheKey, type RerankScorer } from '../../../../src/core/retrieval/index';
 import type { Chunk } from '../../../../src/core/types';
@@ -284,6 +285,28 @@ test('persistent rerank cache keeps the newest RERANK_CACHE_MAX pairs', () => {
     assert.equal(back.get('k6'), 6);
     assert.equal(back.get('k2'), -1);
     assert.equal(back.get(`k${RERANK_CACHE_MAX + 4}`), RERANK_CACHE_MAX + 4);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('EmbeddingCache: computeMs reads back with the vectors; keepNewest keeps the newest entries of one key', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'emb-keep-'));
+  try {
+    const cache = new EmbeddingCache(dir);
+    assert.equal(cache.write(sha('q'), QUESTION_SET_KEY, 'e', ['a', 'b'], 2, new Float32Array([1, 0, 0, 1]), 12.5), true);
+    assert.deepEqual(cache.readTimed(sha('q'), QUESTION_SET_KEY, 'e', ['a', 'b'], 2), { vectors: new Float32Array([1, 0, 0, 1]), computeMs: 12.5 });
+    cache.write(sha('r'), QUESTION_SET_KEY, 'e', ['a'], 2, new Float32Array([1, 0]));
+    assert.ok(Number.isNaN(cache.readTimed(sha('r'), QUESTION_SET_KEY, 'e', ['a'], 2)!.computeMs), 'no time given: NaN');
+    cache.write(sha('x'), KEY, 'e', ['a'], 2, new Float32Array([1, 0])); // another key: untouched
+    const t0 = Date.now() / 1000;
+    for (const [i, s] of ['q', 'r'].entries()) utimesSync(cache.entryPath(sha(s), QUESTION_SET_KEY, 'e'), t0 - 100 + i, t0 - 100 + i);
+    cache.write(sha('s'), QUESTION_SET_KEY, 'e', ['a'], 2, new Float32Array([0, 1]));
+    assert.equal(cache.keepNewest(QUESTION_SET_KEY, 'e', 2), 1);
+    assert.equal(cache.read(sha('q'), QUESTION_SET_KEY, 'e', ['a', 'b'], 2), undefined, 'the oldest went');
+    assert.ok(cache.read(sha('r'), QUESTION_SET_KEY, 'e', ['a'], 2) && cache.read(sha('s'), QUESTION_SET_KEY, 'e', ['a'], 2));
+    assert.ok(cache.read(sha('x'), KEY, 'e', ['a'], 2), 'other keys are not pruned');
+    assert.equal(new EmbeddingCache(join(dir, 'absent')).keepNewest(QUESTION_SET_KEY, 'e', 1), 0);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -7,9 +7,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync, readdirSync, rmSync, writeFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { createHash } from 'node:crypto';
+import { join, sep } from 'node:path';
+import { QUESTION_SET_KEY } from '../../../../src/core/cache';
 import { runGrid } from '../../../../src/core/grid/run';
 import { MINI, MINI_GT, smallSettings, tmp } from '../../../helpers/grid';
+
+/** The folder of the question-vector entries under cache/embeddings/<embedder>/ (src/core/cache/embeddings.ts `entryPath`). */
+const questionSetFolder = createHash('sha256').update(QUESTION_SET_KEY).digest('hex').slice(0, 16);
 
 const settings = smallSettings({ chunkers: ['heading'], retrievers: ['bm25', 'dense'], rerank: [true] });
 
@@ -132,11 +137,11 @@ test('a warm run of the same questions takes the dense lists from the list cache
   const warm = await run('warm');
   assert.deepEqual(warm.warnings.filter((w) => /cache/.test(w)), []);
   assert.equal(readFileSync(join(warm.runDir!, 'results.json'), 'utf8'), results, 'results.json byte-identical to the cold run');
-  assert.equal(existsSync(join(cacheDir, 'embeddings')), false, 'the chunk embeddings were not needed, so not recomputed');
+  assert.deepEqual(files(join(cacheDir, 'embeddings')).filter((f) => !f.includes(`${sep}${questionSetFolder}${sep}`)), [], 'the chunk embeddings were not needed, so not recomputed (only the question vectors were)');
 
   // edited: one remembered score changed → not used, every question searched again (so the chunks are embedded), one notice
   await expectEditedListsRebuilt(run, lists, 'dense list cache', results);
-  assert.equal(existsSync(join(cacheDir, 'embeddings')), true, 'the lists were recomputed from the chunk embeddings');
+  assert.ok(files(join(cacheDir, 'embeddings')).some((f) => !f.includes(`${sep}${questionSetFolder}${sep}`)), 'the lists were recomputed from the chunk embeddings');
 
   // a BM25 list file put in its place (same key, the other kind) is not used
   const [bm25Lists] = files(join(cacheDir, 'bm25-pools'));
@@ -144,6 +149,32 @@ test('a warm run of the same questions takes the dense lists from the list cache
   const swapped = await run('swapped');
   assert.ok(swapped.warnings.some((w) => w.startsWith(`the dense list cache ${lists} was damaged (not a spanproof-dense-pools file)`)), swapped.warnings.join('\n'));
   assert.equal(readFileSync(join(swapped.runDir!, 'results.json'), 'utf8'), results);
+});
+
+test('a warm run reads the question vectors of the same question list; an edited entry is rebuilt with one notice; results byte-identical', async () => {
+  const { run, cacheDir, results } = await coldRun('question-vectors');
+  const entries = () => files(join(cacheDir, 'embeddings')).filter((f) => f.includes(`${sep}${questionSetFolder}${sep}`));
+  const [entry] = entries();
+  assert.equal(entries().length, 1, 'one entry for the one question list');
+  const header = JSON.parse(readFileSync(entry).toString('utf8', 12, 12 + readFileSync(entry).readUInt32LE(8))) as { count: number; computeMs: number };
+  assert.equal(header.count, 10, 'the ten questions of the sample');
+  assert.ok(header.computeMs >= 0, 'the embedding time is kept, to be reported again');
+  const good = readFileSync(entry);
+  const warm = await run('warm');
+  assert.deepEqual(warm.warnings.filter((w) => /cache/.test(w)), []);
+  assert.equal(readFileSync(join(warm.runDir!, 'results.json'), 'utf8'), results);
+  // a vector byte flipped (length and header intact) → not used, the questions embedded again, one notice
+  const bad = Buffer.from(good);
+  bad[bad.length - 2] ^= 0x40;
+  writeFileSync(entry, bad);
+  // without the dense lists, the changed vectors would change the results if they were used
+  rmSync(join(cacheDir, 'dense-pools'), { recursive: true, force: true });
+  const edited = await run('edited');
+  const notes = edited.warnings.filter((w) => w.includes(entry));
+  assert.equal(notes.length, 1, edited.warnings.join('\n'));
+  assert.match(notes[0], /^the embedding cache .+ was edited \(its vectors do not match their checksum/);
+  assert.equal(readFileSync(join(edited.runDir!, 'results.json'), 'utf8'), results);
+  assert.deepEqual(readFileSync(entry).subarray(12 + good.readUInt32LE(8)), good.subarray(12 + good.readUInt32LE(8)), 'rewritten with the same vectors');
 });
 
 /**

@@ -86,3 +86,25 @@ test('spanproof run with an altered model folder exits 2 naming the file (no sta
   assert.match(r.stderr, new RegExp(`${path.join(dir, 'model.onnx').replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: this file does not match the SHA-256 that SHA256SUMS records for it .* Fix: `));
   assert.doesNotMatch(r.stderr, /internal error|\n\s+at /);
 });
+
+test('the tokenizer is built on first use: a static model opens without it (dim from its weights); a broken tokenizer.json fails at first use, naming the file', async (t) => {
+  const dir = path.join(tempDir('sp-lazy-tok-', t), 'glove');
+  cpSync(staticGloveDir(), dir, { recursive: true });
+  // no recorded sums (a user's copy), and a tokenizer.json that is not JSON
+  writeFileSync(path.join(dir, 'SHA256SUMS'), '');
+  writeFileSync(path.join(dir, 'tokenizer.json'), '{"model": ');
+  const f = openModelFolder(dir); // does not parse the tokenizer
+  assert.throws(() => f.tokenizer, (e: unknown) => isSpanproofError(e) && e.code === 'model' && e.file === path.join(dir, 'tokenizer.json') && /Not valid JSON/.test(e.message));
+  const e = await loadEmbedderFromFolder(dir, { threads: 1 });
+  assert.equal(e.dim, 100, 'the static model knows its dim without running the tokenizer');
+  await assert.rejects(e.embed(['path parameters']), (err: unknown) => isSpanproofError(err) && err.file === path.join(dir, 'tokenizer.json'));
+  await e.dispose();
+  // the bundled one: the same vectors whether the tokenizer was built at open or on first use
+  const a = await loadEmbedderFromFolder(staticGloveDir(), { threads: 1 });
+  void openModelFolder(staticGloveDir()).tokenizer;
+  const b = await loadEmbedderFromFolder(staticGloveDir(), { threads: 1 });
+  b.countTokens('warm up the tokenizer first');
+  assert.deepEqual(await a.embed(['path parameters', 'query']), await b.embed(['path parameters', 'query']));
+  await a.dispose();
+  await b.dispose();
+});
