@@ -183,6 +183,73 @@ export function resampleMeans(values: ArrayLike<number>, resamples: readonly Uin
   return stats;
 }
 
+/**
+ * {@link resampleMeans} of several columns over the same resamples: entry [c][b] equals
+ * `resampleMeans(columns[c], resamples)[b]` bit for bit — each column's sum runs over i = 0..n−1 in
+ * the same order — but columns without a missing value are summed four at a time, so the four
+ * independent additions overlap instead of waiting on one another (about 2× less time than one
+ * column at a time for the FastAPI grid's 338 columns × 2000 resamples × 45 questions, measured
+ * 2026-12-07). Columns with a NaN take the one-column path.
+ * @throws SpanproofError('invariant') when the resamples were drawn for another n.
+ */
+export function resampleMeansMany(columns: ReadonlyArray<ArrayLike<number>>, resamples: readonly Uint32Array[]): Float64Array[] {
+  const out: Float64Array[] = new Array<Float64Array>(columns.length);
+  const dense: number[] = [];
+  for (let c = 0; c < columns.length; c++) {
+    checkShape(columns[c].length, resamples);
+    let complete = true;
+    for (let i = 0; i < columns[c].length; i++) if (columns[c][i] !== columns[c][i]) { complete = false; break; }
+    if (complete && columns[c].length > 0) dense.push(c);
+    else out[c] = resampleMeans(columns[c], resamples);
+  }
+  let g = 0;
+  for (; g + 4 <= dense.length; g += 4) {
+    const [s0, s1, s2, s3] = sums4(dense.slice(g, g + 4).map((c) => columns[c]), resamples);
+    out[dense[g]] = s0;
+    out[dense[g + 1]] = s1;
+    out[dense[g + 2]] = s2;
+    out[dense[g + 3]] = s3;
+  }
+  for (; g < dense.length; g++) out[dense[g]] = resampleMeans(columns[dense[g]], resamples);
+  return out;
+}
+
+/** The resample means of four complete (NaN-free) columns of equal length n ≥ 1, interleaved in one array. */
+function sums4(cols: ReadonlyArray<ArrayLike<number>>, resamples: readonly Uint32Array[]): Float64Array[] {
+  const n = cols[0].length;
+  const v = new Float64Array(4 * n);
+  for (let i = 0; i < n; i++) for (let k = 0; k < 4; k++) v[4 * i + k] = cols[k][i];
+  const out = [0, 1, 2, 3].map(() => new Float64Array(resamples.length));
+  const [o0, o1, o2, o3] = out;
+  for (let b = 0; b < resamples.length; b++) {
+    const r = resamples[b];
+    let a0 = 0;
+    let a1 = 0;
+    let a2 = 0;
+    let a3 = 0;
+    for (let i = 0; i < n; i++) {
+      const j = 4 * r[i];
+      a0 += v[j];
+      a1 += v[j + 1];
+      a2 += v[j + 2];
+      a3 += v[j + 3];
+    }
+    o0[b] = a0 / n;
+    o1[b] = a1 / n;
+    o2[b] = a2 / n;
+    o3[b] = a3 / n;
+  }
+  return out;
+}
+
+/**
+ * {@link percentileCI} of several columns over the same resamples (the same MeanCI each, bit for
+ * bit), through {@link resampleMeansMany}.
+ */
+export function percentileCIs(columns: ReadonlyArray<ArrayLike<number>>, resamples: readonly Uint32Array[], level = 0.95): MeanCI[] {
+  return resampleMeansMany(columns, resamples).map((stats, c) => ({ mean: meanOf(columns[c]), ...percentileInterval(stats, stats.length, level) }));
+}
+
 /** Percentile interval (type-7 quantiles (1 − level)/2 and (1 + level)/2) of resample statistics; NaN entries dropped. */
 export function percentileOf(stats: Float64Array, level = 0.95): { lo: number; hi: number } {
   return percentileInterval(stats.slice(), stats.length, level);

@@ -12,6 +12,8 @@ export {
   pearson,
   pearsonCI,
   percentileCI,
+  percentileCIs,
+  resampleMeansMany,
   percentileOf,
   quantileType7,
   resampleMeans,

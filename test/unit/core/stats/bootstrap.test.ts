@@ -10,6 +10,8 @@ import {
   pearsonCI,
   percentileCI,
   percentileOf,
+  percentileCIs,
+  resampleMeansMany,
   quantileType7,
   resampleMeans,
 } from '../../../../src/core/stats';
@@ -152,4 +154,21 @@ test('percentileOf selects the order statistics it needs: the same interval, bit
       }
     }
   }
+});
+
+test('resampleMeansMany and percentileCIs equal the one-column functions bit for bit (groups of four, remainders, NaN columns)', () => {
+  const rs = bootstrapResamples(45, 500, 3);
+  const rng = createRng(5);
+  const cols: number[][] = [];
+  for (let c = 0; c < 11; c++) {
+    cols.push(Array.from({ length: 45 }, (_, i) => (c === 3 && i % 7 === 0 ? NaN : c % 2 ? Math.floor(rng() * 2) : rng() / 3)));
+  }
+  const many = resampleMeansMany(cols, rs);
+  cols.forEach((col, c) => {
+    const one = resampleMeans(col, rs);
+    assert.ok(many[c].every((v, b) => Object.is(v, one[b])), `column ${c}`);
+  });
+  assert.deepEqual(percentileCIs(cols, rs), cols.map((col) => percentileCI(col, rs)));
+  assert.deepEqual(resampleMeansMany([], rs), []);
+  assert.throws(() => resampleMeansMany([[1, 2]], rs), { name: 'SpanproofError' });
 });
