@@ -6,6 +6,8 @@
 
 /** Rounds a number the way every run file writes it (6 decimals; NaN/±Infinity → null). */
 export function roundForJson(x: number): number | null {
+  // an integer prints as itself (`toFixed(6)` only appends zeros, or writes its exact digits ≥ 1e21)
+  if (Number.isInteger(x)) return x === 0 ? 0 : x;
   if (!Number.isFinite(x)) return null;
   const r = Number(x.toFixed(6));
   return Object.is(r, -0) ? 0 : r;
