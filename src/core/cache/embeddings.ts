@@ -1,23 +1,26 @@
 /**
- * Content-addressed embedding cache (issue 3): one file per (document SHA-256, chunker config key,
- * embedder id), so editing one document re-embeds only that document's chunks. A run's question
- * vectors are stored the same way, one entry per list of question texts ({@link QUESTION_SET_KEY}).
+ * Content-addressed embedding cache (issue 3). Chunk embeddings are kept per (document SHA-256,
+ * chunker config key, embedder id) in the packs of ./embedding-pack.ts (through
+ * {@link embedChunksCached}), so editing one document re-embeds only that document's chunks. This
+ * class holds the cache folder, its counters and notices, and one-file entries: a run's question
+ * vectors, one entry per list of question texts ({@link QUESTION_SET_KEY}).
  *
- * Layout: `<dir>/embeddings/<embedder slug>/<sha256(chunker key) first 16 hex>/<document sha256>.f32`.
- * File format (little-endian):
+ * Entry layout: `<dir>/embeddings/<embedder slug>/<sha256(key) first 16 hex>/<document sha256>.f32`.
+ * File format (little-endian, ./framed.ts):
  *   bytes 0..7   ASCII magic `SPEMB002`
  *   bytes 8..11  uint32 header length H
  *   12..12+H     UTF-8 JSON header {docSha, chunkerKey, embedderId, count, dim, textsSha, dataSha,
  *                computeMs?}, space-padded so the data starts at a multiple of 4
- *   then         count × dim float32, row-major (row i = the document's i-th chunk)
- * `textsSha` is the SHA-256 over the chunk texts (each followed by U+0000), so a stale or foreign file
+ *   then         count × dim float32, row-major (row i = the i-th text)
+ * `textsSha` is the SHA-256 over the texts (each followed by U+0000), so a stale or foreign file
  * can never be returned; `dataSha` is the SHA-256 of the float bytes, so a file whose header reached
  * the disk but whose data did not (files are written atomically but not fsynced: temp + rename, see
  * `durable: false` in src/core/files) is detected. A missing, truncated, corrupt or mismatching file
  * is ignored and recomputed (and overwritten); a damaged or edited one (bad magic or header, wrong
  * length, data not matching `dataSha`) also gets one line in {@link EmbeddingCache.notices}, as the
- * other caches do (issue #16), while a stale one (other chunk texts) is recomputed quietly. Write failures (read-only disk) are counted, never
- * thrown: the cache is an optimisation. (SPEMB001 files, without `dataSha`, are recomputed.)
+ * other caches do (issue #16), while a stale one (other texts) is recomputed quietly. Write failures
+ * (read-only disk) are counted, never thrown: the cache is an optimisation. (SPEMB001 files, without
+ * `dataSha`, are recomputed.)
  */
 import { createHash } from 'node:crypto';
 import { readdirSync, statSync, unlinkSync } from 'node:fs';
@@ -26,6 +29,10 @@ import { join } from 'node:path';
 import { writeFileAtomic } from '../files';
 import { sha256Hex } from '../corpus/decode';
 import { makeDirs } from '../files/dirs';
+import { prunePacks } from './embedding-pack';
+import { decodeFramed, encodeFramed, slugOf, textsSha } from './framed';
+
+export { slugOf, textsSha };
 
 const MAGIC = 'SPEMB002';
 
@@ -60,18 +67,6 @@ export interface EmbeddingCacheStats {
   writeErrors: number;
 }
 
-/** SHA-256 over the chunk texts, each followed by U+0000. */
-export function textsSha(texts: readonly string[]): string {
-  const h = createHash('sha256');
-  for (const t of texts) h.update(t, 'utf8').update('\0');
-  return h.digest('hex');
-}
-
-/** A filesystem-safe folder name for an id: readable prefix + 12 hex of its SHA-256. */
-export function slugOf(id: string): string {
-  return `${id.replace(/[^A-Za-z0-9._-]+/g, '_').slice(0, 48)}-${sha256Hex(id).slice(0, 12)}`;
-}
-
 /** The per-(document, chunker, embedder) embedding store under `<dir>/embeddings`. */
 export class EmbeddingCache {
   readonly stats: EmbeddingCacheStats = { hits: 0, misses: 0, computedTexts: 0, writeErrors: 0 };
@@ -81,6 +76,13 @@ export class EmbeddingCache {
 
   /** @param dir the cache root, e.g. `<workspace>/.spanproof/cache` (see `resolveCacheDir`). */
   constructor(readonly dir: string) {}
+
+  /** Records one notice line for a damaged or edited file (once per file). */
+  noteDamaged(file: string, why: string): void {
+    if (this.noticed.has(file)) return;
+    this.noticed.add(file);
+    this.notices.push(`the embedding cache ${file} was ${why}; it is rebuilt.`);
+  }
 
   /** Path of the entry for (docSha, chunkerKey, embedderId). */
   entryPath(docSha: string, chunkerKey: string, embedderId: string): string {
@@ -106,23 +108,15 @@ export class EmbeddingCache {
       return undefined;
     }
     const damaged = (why: string): undefined => {
-      if (!this.noticed.has(file)) {
-        this.noticed.add(file);
-        this.notices.push(`the embedding cache ${file} was ${why}; it is rebuilt.`);
-      }
+      this.noteDamaged(file, why);
       return undefined;
     };
     if (buf.length >= 8 && buf.toString('latin1', 0, 8) === 'SPEMB001') return undefined; // the older format: recomputed, an upgrade
-    if (buf.length < 12 || buf.toString('latin1', 0, 8) !== MAGIC) return damaged('damaged (not an embedding cache file)');
-    const h = buf.readUInt32LE(8);
-    const dataStart = 12 + h;
-    if (dataStart > buf.length || dataStart % 4 !== 0) return damaged('damaged (its header is cut short)');
-    let header: EmbeddingHeader;
-    try {
-      header = JSON.parse(buf.toString('utf8', 12, dataStart)) as EmbeddingHeader;
-    } catch {
-      return damaged('damaged (its header is not valid JSON)');
-    }
+    const framed = decodeFramed(buf, MAGIC);
+    if (framed === null) return damaged('damaged (not an embedding cache file)');
+    if (typeof framed === 'string') return damaged(`damaged (${framed})`);
+    const header = framed.header as EmbeddingHeader;
+    const dataStart = framed.dataStart;
     if (typeof header !== 'object' || header === null || header.docSha !== docSha || header.chunkerKey !== chunkerKey || header.embedderId !== embedderId) {
       return damaged('damaged (its header names another document, chunker or embedder)');
     }
@@ -147,15 +141,9 @@ export class EmbeddingCache {
     const dataSha = createHash('sha256').update(data).digest('hex');
     const header: EmbeddingHeader = { docSha, chunkerKey, embedderId, count: texts.length, dim, textsSha: textsSha(texts), dataSha };
     if (computeMs !== undefined && Number.isFinite(computeMs)) header.computeMs = computeMs;
-    let json = Buffer.from(JSON.stringify(header), 'utf8');
-    const pad = (4 - ((12 + json.length) % 4)) % 4;
-    if (pad) json = Buffer.concat([json, Buffer.from(' '.repeat(pad))]);
-    const head = Buffer.alloc(12);
-    head.write(MAGIC, 0, 'latin1');
-    head.writeUInt32LE(json.length, 8);
     try {
       makeDirs(join(file, '..'));
-      writeFileAtomic(file, Buffer.concat([head, json, data]), { durable: false });
+      writeFileAtomic(file, encodeFramed(MAGIC, header, [vectors]), { durable: false });
       return true;
     } catch {
       this.stats.writeErrors++;
@@ -200,15 +188,18 @@ export class EmbeddingCache {
   }
 
   /**
-   * Deletes every entry (any chunker, any embedder) whose document hash is not in `liveDocShas`,
-   * e.g. the hashes of the current corpus after a run. Returns the number of files removed.
+   * Deletes every entry (any chunker, any embedder; entry files and the documents of packs) whose
+   * document hash is not in `liveDocShas`, e.g. the hashes of the current corpus after a run.
+   * Returns the number of entries removed.
    */
   prune(liveDocShas: ReadonlySet<string>): number {
     let removed = 0;
     const root = join(this.dir, 'embeddings');
     const list = (d: string) => { try { return readdirSync(d); } catch { return []; } };
     for (const emb of list(root)) {
+      removed += prunePacks(join(root, emb), liveDocShas);
       for (const key of list(join(root, emb))) {
+        if (key.endsWith('.pack')) continue;
         for (const f of list(join(root, emb, key))) {
           const m = /^([0-9a-f]{64})\.f32$/.exec(f);
           if (m && liveDocShas.has(m[1])) continue;

@@ -16,6 +16,7 @@
  * - {@link cacheSizeReport}, {@link clearCache}.
  */
 export { EmbeddingCache, textsSha, slugOf, QUESTION_SET_KEY, QUESTION_SETS_KEPT, type EmbeddingCacheStats } from './embeddings';
+export { EmbeddingPack } from './embedding-pack';
 export { embedChunksCached, type ChunkEmbedder } from './embed-chunks';
 export { PersistentRerankCache, PersistentNumberMap, TokenCountCache, RERANK_CACHE_MAX, TOKEN_COUNT_CACHE_MAX, numberMapChecksum } from './rerank-scores';
 export { cacheSizeReport, clearCache, type CacheSizeReport } from './report';

@@ -64,7 +64,7 @@ function startEmbedding(input: IndexInput, part: ReturnType<RunProgress['part']>
   if (!input.needsDense || input.memo?.dense || listed) return null;
   const emb = input.embedder!;
   const onProgress = (done: number, total: number): Promise<void> => (part.to(total > 0 ? done / total : 1), input.progress.tick());
-  const p = input.embeddings ? embedChunksCached(input.chunks, input.docSha, input.key, emb, input.embeddings, onProgress) : emb.embed(input.chunks.map((c) => c.text), onProgress);
+  const p = embedChunksCached(input.chunks, input.docSha, input.key, emb, input.embeddings, onProgress);
   p.catch(() => undefined); // awaited below; avoid an unhandled rejection if BM25 throws first
   return p;
 }

@@ -4,7 +4,7 @@ import { rmSync, writeFileSync, readFileSync, chmodSync, readdirSync, mkdirSync,
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createHash } from 'node:crypto';
-import { EmbeddingCache, QUESTION_SET_KEY, embedChunksCached, PersistentRerankCache, TokenCountCache, cacheSizeReport, clearCache, loadOrBuildBm25, loadOrBuildBm25Async, bm25CacheKey, BM25_CACHE_KEEP, RERANK_CACHE_MAX, type ChunkEmbedder } from '../../../../src/core/cache/index';
+import { EmbeddingCache, EmbeddingPack, QUESTION_SET_KEY, embedChunksCached, PersistentRerankCache, TokenCountCache, cacheSizeReport, clearCache, loadOrBuildBm25, loadOrBuildBm25Async, bm25CacheKey, BM25_CACHE_KEEP, RERANK_CACHE_MAX, type ChunkEmbedder } from '../../../../src/core/cache/index';
 import { Bm25Index } from '../../../../src/core/retrieval/index';
 import { rerankPool, rerankCacheKey, type RerankScorer } from '../../../../src/core/retrieval/index';
 import type { Chunk } from '../../../../src/core/types';
@@ -75,9 +75,13 @@ test('editing one document re-embeds only that document\'s chunks', async () => 
     await embedChunksCached(v2.chunks, v2.docSha, 'fixed/v1/{"overlap":0,"size":400}', e, c4);
     assert.equal(c4.stats.misses, 3);
 
-    // prune: the old b.md entry (one chunker key) is removed, the live ones (two chunker keys × 3 docs) stay
+    // one pack file per (chunker key, first hex digit of a document hash): a.md, b.md (old and new) and c.md
+    const shardsOf = (docs: Iterable<string>) => new Set([...docs].map((d) => d[0])).size;
+    const packs = shardsOf([...v1.docSha.values(), ...v2.docSha.values()]) + shardsOf(v2.docSha.values());
+    assert.equal(cacheSizeReport(dir).kinds.embeddings.files, packs);
+    // prune: the old b.md entry (kept in its pack: it takes less room than the entries in use) is removed, the live ones stay
     assert.equal(c4.prune(new Set(v2.docSha.values())), 1);
-    assert.equal(cacheSizeReport(dir).kinds.embeddings.files, 6);
+    assert.equal(c4.prune(new Set(v2.docSha.values())), 0);
     const c5 = new EmbeddingCache(dir);
     await embedChunksCached(v2.chunks, v2.docSha, KEY, e, c5);
     assert.equal(c5.stats.hits, 3);
@@ -93,21 +97,34 @@ test('a truncated, corrupt or foreign cache file is ignored and recomputed', asy
     const e = countingEmbedder();
     const want = await embedChunksCached(v.chunks, v.docSha, KEY, e, new EmbeddingCache(dir));
     const cache = new EmbeddingCache(dir);
-    const fa = cache.entryPath(v.docSha.get('a.md')!, KEY, e.id);
-    const fb = cache.entryPath(v.docSha.get('b.md')!, KEY, e.id);
+    const pa = new EmbeddingPack(cache, KEY, e.id, 3);
+    const fa = pa.shardPath(v.docSha.get('a.md')![0]);
+    const fb = pa.shardPath(v.docSha.get('b.md')![0]);
+    assert.notEqual(fa, fb, 'the two documents are in two packs (hashes start with other digits)');
     const bytes = readFileSync(fa);
     writeFileSync(fa, bytes.subarray(0, bytes.length - 5)); // truncated
     writeFileSync(fb, 'not a cache file');
     e.texts.length = 0;
     assert.deepEqual(await embedChunksCached(v.chunks, v.docSha, KEY, e, cache), want);
     assert.deepEqual(e.texts, ['alpha', 'banana', 'bee']);
-    // the rewritten files are valid again
+    assert.deepEqual([...cache.notices].sort(), [
+      `the embedding cache ${fa} was damaged (cut short: fewer floats than its entries hold); it is rebuilt.`,
+      `the embedding cache ${fb} was damaged (not an embedding pack); it is rebuilt.`,
+    ].sort());
+    // the rewritten packs are valid again
     const c2 = new EmbeddingCache(dir);
     await embedChunksCached(v.chunks, v.docSha, KEY, e, c2);
     assert.equal(c2.stats.hits, 2);
+    assert.deepEqual(c2.notices, []);
     // same document hash but other chunk texts (e.g. a chunker bug fix without a key change) → miss, not stale data
-    assert.equal(c2.read(v.docSha.get('a.md')!, KEY, e.id, ['alpha', 'banana!'], 3), undefined);
-    assert.equal(c2.read(v.docSha.get('a.md')!, KEY, e.id, ['alpha', 'banana'], 4), undefined);
+    assert.equal(new EmbeddingPack(c2, KEY, e.id, 3).get(v.docSha.get('a.md')!, ['alpha', 'banana!']), undefined);
+    assert.ok(new EmbeddingPack(c2, KEY, e.id, 3).get(v.docSha.get('a.md')!, ['alpha', 'banana']));
+    assert.equal(new EmbeddingPack(c2, KEY, e.id, 4).get(v.docSha.get('a.md')!, ['alpha', 'banana']), undefined, 'another dim');
+    // a pack named for another chunker key (copied over) is damaged, not used
+    writeFileSync(new EmbeddingPack(cache, 'other-key', e.id, 3).shardPath(v.docSha.get('a.md')![0]), readFileSync(fa));
+    const c3 = new EmbeddingCache(dir);
+    assert.equal(new EmbeddingPack(c3, 'other-key', e.id, 3).get(v.docSha.get('a.md')!, ['alpha', 'banana']), undefined);
+    assert.match(c3.notices[0], /was damaged \(its header names another chunker or embedder\); it is rebuilt\.$/);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -122,14 +139,15 @@ test('a cache file whose header reached the disk but whose data did not (zeros, 
     const e = countingEmbedder();
     const want = await embedChunksCached(v.chunks, v.docSha, KEY, e, new EmbeddingCache(dir));
     const cache = new EmbeddingCache(dir);
-    const fa = cache.entryPath(v.docSha.get('a.md')!, KEY, e.id);
+    const fa = new EmbeddingPack(cache, KEY, e.id, 3).shardPath(v.docSha.get('a.md')![0]);
     const bytes = readFileSync(fa);
     bytes.fill(0, bytes.length - 2 * 3 * 4); // the 2 × 3 floats
     writeFileSync(fa, bytes);
-    assert.equal(cache.read(v.docSha.get('a.md')!, KEY, e.id, ['alpha', 'banana'], 3), undefined);
+    assert.equal(new EmbeddingPack(new EmbeddingCache(dir), KEY, e.id, 3).get(v.docSha.get('a.md')!, ['alpha', 'banana']), undefined);
     e.texts.length = 0;
     assert.deepEqual(await embedChunksCached(v.chunks, v.docSha, KEY, e, cache), want);
     assert.deepEqual(e.texts, ['alpha', 'banana']);
+    assert.match(cache.notices[0], /was edited \(its vectors do not match their checksum/);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -309,5 +327,39 @@ test('EmbeddingCache: computeMs reads back with the vectors; keepNewest keeps th
     assert.equal(new EmbeddingCache(join(dir, 'absent')).keepNewest(QUESTION_SET_KEY, 'e', 1), 0);
   } finally {
     rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('copies of a document are embedded once and share their rows, so a cold run gives them what a warm run reads (one cache entry)', async () => {
+  // An embedder whose rows depend on their position in the call (as a padded batch's last bits can):
+  // row p of a call gets p·1e-3 added to its first component.
+  const positional = (): ChunkEmbedder & { texts: string[] } => {
+    const e = {
+      id: 'test:positional@1', dim: 2, texts: [] as string[],
+      async embed(texts: readonly string[]) {
+        e.texts.push(...texts);
+        const out = new Float32Array(texts.length * 2);
+        texts.forEach((t, p) => { out[2 * p] = t.length + p * 1e-3; out[2 * p + 1] = 1; });
+        return out;
+      },
+    };
+    return e;
+  };
+  const body = ['alpha', 'banana'];
+  const chunks = chunksOf([...body.map((text) => ({ source: 'a.md', text })), { source: 'z.md', text: 'zeta' }, ...body.map((text) => ({ source: 'copy/a.md', text }))]);
+  const docSha = new Map([['a.md', sha('a')], ['copy/a.md', sha('a')], ['z.md', sha('z')]]);
+  const rows = (m: Float32Array, i: number) => [...m.subarray(2 * i, 2 * i + 2)];
+  for (const withCache of [false, true]) {
+    const dir = tmp();
+    try {
+      const e = positional();
+      const cache = withCache ? new EmbeddingCache(dir) : undefined;
+      const cold = await embedChunksCached(chunks, docSha, KEY, e, cache);
+      assert.deepEqual(e.texts, ['alpha', 'banana', 'zeta'], 'the copy is not embedded again');
+      assert.deepEqual([rows(cold, 3), rows(cold, 4)], [rows(cold, 0), rows(cold, 1)], 'the copy has the rows of its original');
+      if (withCache) assert.deepEqual(await embedChunksCached(chunks, docSha, KEY, positional(), new EmbeddingCache(dir)), cold, 'warm = cold');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   }
 });
