@@ -14,6 +14,7 @@ import { homedir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { SpanproofError } from '../errors';
 import type { RunFile } from './types';
+import { effectiveStatus } from './liveness';
 import { makeDirs } from '../files/dirs';
 import { readRegularFileSync } from '../files/read';
 import { resolveWritableInside } from '../corpus/confine';
@@ -135,11 +136,17 @@ function isFile(p: string): boolean {
   }
 }
 
-/** run.json's `status` when it can be read as a short JSON object with a string status, else undefined. */
-function earlierStatus(file: string): string | undefined {
+/**
+ * run.json's status as it should be shown (a `running` run whose writer on this host is gone is
+ * `interrupted`, liveness.ts) and the writing pid, when the file reads as a short JSON object with a
+ * string status; else undefined.
+ */
+function earlierStatus(file: string): { status: string; pid?: number } | undefined {
   try {
-    const status = (JSON.parse(readRegularFileSync(file, 1 << 20).toString('utf8')) as { status?: unknown } | null)?.status;
-    return typeof status === 'string' && /^[a-z]{1,20}$/.test(status) ? status : undefined;
+    const run = JSON.parse(readRegularFileSync(file, 1 << 20).toString('utf8')) as Partial<Pick<RunFile, 'status' | 'writer'>> | null;
+    if (typeof run?.status !== 'string' || !/^[a-z]{1,20}$/.test(run.status)) return undefined;
+    const pid = typeof run.writer?.pid === 'number' ? run.writer.pid : undefined;
+    return { status: effectiveStatus(run as Pick<RunFile, 'status' | 'writer'>), pid };
   } catch {
     return undefined;
   }
@@ -158,8 +165,11 @@ export function assertNewOutDir(dir: string): void {
   try { entries = existsSync(dir) ? readdirSync(dir) : []; } catch { /* unreadable: createRunDir reports it as not writable */ }
   if (entries.includes('run.json')) {
     // A run that ended without results (cancelled, failed, or still `running`: interrupted or in progress) is named as such.
-    const status = earlierStatus(join(dir, 'run.json'));
-    const what = status === undefined || status === 'succeeded' ? 'an earlier run' : `an earlier run that ended without results (run.json status ${status})`;
+    // A run whose writer is alive on this host is still going (fresh-user #13: it was named as "ended without results").
+    const earlier = earlierStatus(join(dir, 'run.json'));
+    const live = earlier?.status === 'running' && earlier.pid !== undefined;
+    if (live) throw new SpanproofError('bad-input', `the output folder holds a run that is still going (pid ${earlier.pid}); a run is never overwritten.`, { file: dir, fix: 'choose a new folder with --out, or wait for that run to end (or cancel it) and delete the folder if it is no longer needed.' });
+    const what = earlier === undefined || earlier.status === 'succeeded' ? 'an earlier run' : `an earlier run that ended without results (run.json status ${earlier.status})`;
     throw new SpanproofError('bad-input', `the output folder holds ${what}; a run is never overwritten.`, { file: dir, fix: `choose a new folder with --out, or delete ${dir} first if that run is no longer needed.` });
   }
   if (entries.length > 0) {

@@ -8,6 +8,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { chmodSync, cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { hostname } from 'node:os';
+import { spawnSync } from 'node:child_process';
 import { runGrid } from '../../../../src/core/grid/run';
 import { createRunDir, listRuns, resolveCacheDir, resolveRunsRoot, utcStamp } from '../../../../src/core/runs';
 import { isSpanproofError } from '../../../../src/core/errors';
@@ -63,6 +65,11 @@ test('--out refuses a non-empty folder, an earlier run folder (never overwritten
   };
   assert.equal(message('{"status":"cancelled"}'), 'the output folder holds an earlier run that ended without results (run.json status cancelled); a run is never overwritten.');
   assert.equal(message('{"status":"running"}'), 'the output folder holds an earlier run that ended without results (run.json status running); a run is never overwritten.');
+  // run.json names its writer: alive on this host → still going; gone → interrupted (liveness.ts).
+  assert.equal(message(JSON.stringify({ status: 'running', writer: { pid: process.pid, host: hostname() } })), `the output folder holds a run that is still going (pid ${process.pid}); a run is never overwritten.`);
+  assert.match(thrown(() => createRunDir({ workspace: root, outDir: prev, inputsKey: 'x' })).message, /wait for that run to end/);
+  const gone = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' });
+  assert.equal(message(JSON.stringify({ status: 'running', writer: { pid: Number(gone.stdout), host: hostname() } })), 'the output folder holds an earlier run that ended without results (run.json status interrupted); a run is never overwritten.');
   for (const plain of ['{"status":"succeeded"}', 'not json', 'null', '{"status":"<b>x</b>"}']) assert.equal(message(plain), 'the output folder holds an earlier run; a run is never overwritten.', plain);
   const file = join(root, 'results.json');
   assert.throws(() => createRunDir({ workspace: root, outDir: file, inputsKey: 'x' }), (e: unknown) => isSpanproofError(e) && e.code === 'bad-input' && e.file === file && /is a file, not a folder/.test(e.message));
