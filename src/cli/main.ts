@@ -19,6 +19,7 @@ import { EXIT, exitStatusOf } from './exit';
 import { diskFullError } from '../core/fsErrors';
 import { cancelledExitStatus } from './cancel';
 import { onReplyCacheWarning } from '../core/judge/cache';
+import { refuseEmptyPathFlags } from './flags';
 
 
 async function main(argv: string[]): Promise<number> {
@@ -32,6 +33,7 @@ async function main(argv: string[]): Promise<number> {
     .exitOverride()
     // commander's error lines are printed by the catch below, in the CLI's format
     .configureOutput({ writeErr: (s) => process.stderr.write(s), outputError: () => {} });
+  program.hook('preAction', (_program, action) => refuseEmptyPathFlags(action));
   let exitCode = 0;
   registerCommands(program, (code) => { exitCode = code; });
   try {

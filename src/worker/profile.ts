@@ -7,10 +7,22 @@
  * their time shows under the awaiting JS frame).
  */
 import { Session } from 'node:inspector/promises';
+import { SpanproofError } from '../core/errors';
 
-/** Whether a run asked for a profile (the request's flag, or SPANPROOF_PROFILE=1). */
-export function profileWanted(flag: boolean | undefined): boolean {
-  return flag === true || process.env.SPANPROOF_PROFILE === '1';
+/**
+ * Whether a run asked for a profile: the request's flag, or `SPANPROOF_PROFILE` = `1` (`0`, empty or
+ * unset = no; spaces around the value are ignored, as for SPANPROOF_GRID_THREADS).
+ * @throws SpanproofError('bad-input') for any other value (a typo such as `yes` or `l` was ignored,
+ *   so the run went unprofiled without a word — fresh-user #13).
+ */
+export function profileWanted(flag: boolean | undefined, env: NodeJS.ProcessEnv = process.env): boolean {
+  const v = env.SPANPROOF_PROFILE?.trim() ?? '';
+  if (v !== '' && v !== '0' && v !== '1') {
+    throw new SpanproofError('bad-input', `SPANPROOF_PROFILE is "${env.SPANPROOF_PROFILE}", not 1 or 0.`, {
+      field: 'SPANPROOF_PROFILE', fix: 'set SPANPROOF_PROFILE=1 to write a CPU profile into the run folder (as --profile), or 0 / unset it for none.',
+    });
+  }
+  return flag === true || v === '1';
 }
 
 /** Starts the profiler; `stop()` returns the profile (a `.cpuprofile` object). */

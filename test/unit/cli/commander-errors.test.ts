@@ -34,3 +34,17 @@ test('spanproof with no command prints the help on stderr and exits 2; --help, r
     assert.ok(r.stdout.length > 0);
   }
 });
+
+test('a path flag given as an empty string is bad input naming the flag (fresh-user #13: `--out ""` ran into the default folder)', async () => {
+  const cases: Array<[string[], string]> = [
+    [['run', '--workspace', 'samples/fastapi-mini', '--out', ''], '--out'],
+    [['run', '--workspace', ' '], '--workspace'],
+    [['run', '--cache-dir', ''], '--cache-dir'],
+    [['validate', '--groundtruth', ''], '--groundtruth'],
+  ];
+  for (const [args, flag] of cases) {
+    const r = await runCli(args);
+    assert.equal(r.code, 2, `${args.join(' ')}: ${r.stderr}`);
+    assert.equal(r.stderr, `spanproof: ${flag} is empty. Fix: pass a path with ${flag}, or leave ${flag} out for its default (see spanproof ${args[0]} --help).\n`);
+  }
+});

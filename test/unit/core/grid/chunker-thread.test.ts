@@ -8,7 +8,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
@@ -19,6 +19,7 @@ import { RunProgress } from '../../../../src/core/grid/progress';
 import type { EngineContext } from '../../../../src/core/grid/engine';
 import type { ChunkerId } from '../../../../src/core/types';
 import { CANCEL_WAIT_MS, gridThreads, workerChunkerThreads } from '../../../../src/worker/chunkerPool';
+import { profileWanted } from '../../../../src/worker/profile';
 import { isSpanproofError, SpanproofError } from '../../../../src/core/errors';
 import { MINI, MINI_GT, REPO, readText, smallSettings, tmp } from '../../../helpers/grid';
 
@@ -160,6 +161,19 @@ test('the built CLI: SPANPROOF_GRID_THREADS is checked with --profile too; an ex
   const two = run('2', 'two');
   assert.equal(two.status, 0, two.stderr);
   assert.match(two.stderr, /warning: SPANPROOF_GRID_THREADS=2 is not used: a profiled run/);
+  // A SPANPROOF_PROFILE typo was ignored (the run went unprofiled without a word): now exit 2 naming it.
+  for (const typo of ['yes', 'l', '2']) {
+    const r = spawnSync(process.execPath, [join(REPO, 'dist', 'cli.js'), 'run', '--workspace', MINI, '--groundtruth', MINI_GT, '--chunkers', 'heading', '--out', join(root, `typo-${typo}`), '--cache-dir', join(root, 'c'), '--json'], {
+      cwd: REPO, encoding: 'utf8', env: { ...process.env, SPANPROOF_PROFILE: typo },
+    });
+    assert.equal(r.status, 2, r.stderr);
+    assert.match(r.stderr, new RegExp(`^spanproof: SPANPROOF_PROFILE is "${typo}", not 1 or 0\\. Fix: set SPANPROOF_PROFILE=1`));
+    assert.equal(existsSync(join(root, `typo-${typo}`)), false, 'nothing is created for a bad setting');
+  }
+  assert.equal(profileWanted(undefined, { SPANPROOF_PROFILE: ' 1 ' }), true);
+  assert.equal(profileWanted(undefined, { SPANPROOF_PROFILE: '0' }), false);
+  assert.equal(profileWanted(true, { SPANPROOF_PROFILE: '' }), true);
+  assert.equal(profileWanted(undefined, {}), false);
   const help = spawnSync(process.execPath, [join(REPO, 'dist', 'cli.js'), 'run', '--help'], { cwd: REPO, encoding: 'utf8' });
   assert.match(help.stdout, /Environment:\n {2}SPANPROOF_GRID_THREADS {2}1 = run the grid in one thread[\s\S]*SPANPROOF_PROFILE +1 = as --profile/);
 });
