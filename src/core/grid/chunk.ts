@@ -28,6 +28,8 @@ export interface ChunkInput {
   store?: ChunkStore;
   /** Awaited after each document (progress and cancel). */
   onDocument?: () => Promise<void>;
+  /** Called once, before the first document the store does not hold is chunked (a cold run: ./schedule.ts starts the second thread then). */
+  onMiss?: () => void;
 }
 
 export interface ChunkOutput {
@@ -47,10 +49,13 @@ export async function chunkStage(input: ChunkInput): Promise<ChunkOutput> {
   const embed = embedder ? { fn: (texts: readonly string[]) => embedder.embed(texts), dim: embedder.dim } : undefined;
   const chunks: Chunk[] = [];
   let cachedDocs = 0;
+  let missed = false;
   for (const doc of input.documents) {
     let got = input.store?.getChunks(doc, input.key) ?? null;
     if (got) cachedDocs++;
     else {
+      if (!missed) input.onMiss?.();
+      missed = true;
       got = await chunkCorpus([doc], input.chunker, input.params, embed);
       input.store?.putChunks(doc, input.key, got);
     }

@@ -13,8 +13,8 @@ import { spawnSync } from 'node:child_process';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { runGrid } from '../../../../src/core/grid/run';
-import type { ChunkerThread, ChunkerThreadFactory } from '../../../../src/core/grid/parallel';
-import { runChunkers } from '../../../../src/core/grid/schedule';
+import type { ChunkerThread, ChunkerThreadFactory, ChunkerThreadResult } from '../../../../src/core/grid/parallel';
+import { coldCost, runChunkers } from '../../../../src/core/grid/schedule';
 import { RunProgress } from '../../../../src/core/grid/progress';
 import type { EngineContext } from '../../../../src/core/grid/engine';
 import type { ChunkerId } from '../../../../src/core/types';
@@ -229,4 +229,34 @@ test('a chunker thread that does not answer a cancel is terminated after CANCEL_
   const waited = performance.now() - started;
   await t.dispose();
   assert.ok(waited >= CANCEL_WAIT_MS - 50 && waited < 30_000, `rejected after ${Math.round(waited)} ms, not the 60 s the thread spins`);
+});
+
+test('the chunker thread takes the costliest chunker left (semantic), this thread the next in list order; outputs stay in list order', async () => {
+  const ran: string[] = [];
+  const stage = (chunker: ChunkerId) => ({ chunker, chunks: [], chunkMs: 0, bm25Ms: 0, embedMs: 0, cachedDocs: 0 });
+  let release!: () => void;
+  const threadMayGo = new Promise<void>((r) => (release = r));
+  const thread: ChunkerThread = {
+    ready: Promise.resolve(),
+    run: async (job) => {
+      ran.push(`thread:${job.chunker}`);
+      if (job.chunker === 'semantic') await threadMayGo; // semantic is long: this thread takes the rest meanwhile
+      return { stage: stage(job.chunker), items: [], built: true, rerankEntries: [], tokenEntries: [], notices: [] } as unknown as ChunkerThreadResult;
+    },
+    cancel: () => undefined,
+    dispose: async () => undefined,
+  };
+  const ctx = { progress: new RunProgress(0), caches: { notices: [] }, queryVectors: new Map(), queryEmbedMsPer: new Map() } as unknown as EngineContext;
+  const list: ChunkerId[] = ['fixed', 'recursive', 'sentence', 'heading', 'semantic'];
+  const outs = await runChunkers(ctx, list, () => thread, async (_c, chunker, onCold) => {
+    ran.push(`this:${chunker}`);
+    onCold?.();
+    await new Promise((r) => setImmediate(r));
+    if (chunker === 'heading') release();
+    return { stage: stage(chunker), items: [], built: true };
+  });
+  assert.deepEqual(ran, ['this:fixed', 'thread:semantic', 'this:recursive', 'this:sentence', 'this:heading'], ran.join(' '));
+  assert.deepEqual(outs.map((o) => o.stage.chunker), list);
+  assert.equal(coldCost('semantic'), 2);
+  for (const c of ['fixed', 'recursive', 'sentence', 'heading'] as const) assert.equal(coldCost(c), 1);
 });
