@@ -199,6 +199,7 @@ export async function runGenerateStep(runDir: string, target: GenerateTarget, o:
   checkModels(judge.generatorModel, judge.judgeModel, judge.allowSameModel);
   const ac = new AbortController();
   const onSigint = () => {
+    if (ac.signal.aborted) return; // a second signal while cancelling: said once (./cancel.ts absorbs it)
     if (!json) process.stderr.write('\ncancelling generation…\n');
     ac.abort();
   };

@@ -84,6 +84,7 @@ export async function runAttackSteps(runDir: string, kinds: readonly AttackKind[
   const ac = new AbortController();
   setMaxListeners(0, ac.signal); // one listener per request in flight or waiting for a slot
   const onSigint = () => {
+    if (ac.signal.aborted) return; // a second signal while cancelling: said once (../cancel.ts absorbs it)
     if (!c.quiet) process.stderr.write('\ncancelling the attack step…\n');
     ac.abort();
   };

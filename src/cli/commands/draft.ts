@@ -90,6 +90,7 @@ Exit codes: 0 done; 2 bad input or the endpoint unreachable / refusing (nothing 
       });
       const ac = new AbortController();
       const onSigint = () => {
+        if (ac.signal.aborted) return; // a second signal while cancelling: said once (../cancel.ts absorbs it)
         if (!o.json) process.stderr.write(`\ncancelling drafting…${o.keepPartial ? ' (the drafts verified so far will be written)' : ' (nothing will be written; --keep-partial keeps what verified)'}\n`);
         ac.abort();
       };
