@@ -308,8 +308,7 @@ ${RUN_ENVIRONMENT_HELP}`)
       const client = new InProcessGridClient({ onLog: (level, msg) => { if (!o.json) process.stderr.write(`${level}: ${msg}\n`); } });
       const ac = new AbortController();
       const onSigint = () => {
-        if (ac.signal.aborted) return; // a second signal while cancelling: said once (../cancel.ts absorbs it)
-        if (!o.json) process.stderr.write('\ncancelling…\n');
+        if (!o.json && !ac.signal.aborted) process.stderr.write('\ncancelling…\n'); // said once: a second signal is absorbed (../cancel.ts)
         ac.abort();
       };
       const offSigint = onCancelSignal(onSigint); // Ctrl-C and SIGTERM alike (../cancel.ts)
