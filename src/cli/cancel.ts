@@ -5,39 +5,71 @@
  * signal's number, the shell convention: 130 for SIGINT, 143 for SIGTERM — of the first signal, the
  * one that cancelled it. While the command finishes cancelling (writes run.json, stops its threads),
  * one more signal is absorbed (an impatient second Ctrl-C, or `docker stop` after Ctrl-C, used to kill
- * the process with no status written); the next one after that exits at once with that status.
+ * the process with no status written); the next one after that ends the process at once.
+ *
+ * One listener per signal stays from the first phase to the end of the process, so a signal between
+ * phases (after a run's files are written, while its table is printed) no longer kills the process
+ * with the default action — exit 130 with run.json `succeeded` and nothing printed (fresh-user #13).
+ * There it is absorbed and the command ends as it would have (it has nothing left to cancel); a
+ * second signal there ends the process at once.
+ *
+ * "At once" re-raises the first signal with its default action instead of `process.exit`: exit
+ * handlers ran while onnxruntime's threads were still inferring in a chunker thread and aborted the
+ * process (exit 134, `terminate called after throwing an instance of 'Napi::Error'`, fresh-user #13).
+ * The shell sees the same status, 128 + the signal's number.
  */
 import { EXIT } from './exit';
 
-let received: 'SIGINT' | 'SIGTERM' | null = null;
-let absorbing = false;
+type CancelSignal = 'SIGINT' | 'SIGTERM';
+/** The signal that cancelled the current phase (null: none yet). */
+let received: CancelSignal | null = null;
+/** The running phase's cancel (null between phases). */
+let phase: (() => void) | null = null;
+/** Signals after the one that cancelled the phase, or since the last phase ended. */
+let later = 0;
+let listening = false;
 
-/** After the first signal: the listeners that keep one more signal from killing the process (see above). */
-function absorbLaterSignals(): void {
-  if (absorbing) return;
-  absorbing = true;
-  let later = 0;
-  // Added while the first signal is emitted, so called from the second on: absorbs it, exits on the third.
-  const after = (): void => {
-    if (++later >= 2) process.exit(cancelledExitStatus());
-  };
-  process.on('SIGINT', after);
-  process.on('SIGTERM', after);
+/** Ends the process now with `signal`'s default action (its status: 130 / 143); process.exit if that does not end it. */
+function endNow(signal: CancelSignal): void {
+  process.off('SIGINT', onSignal);
+  process.off('SIGTERM', onSignal);
+  const status = signal === 'SIGTERM' ? EXIT.terminated : EXIT.cancelled;
+  try {
+    process.kill(process.pid, signal);
+  } catch {
+    process.exit(status);
+  }
+  setTimeout(() => process.exit(status), 200).unref?.();
 }
 
-/** Calls `cancel` on SIGINT and on SIGTERM until the returned function removes both listeners. */
+function onSignal(signal: NodeJS.Signals): void {
+  const s: CancelSignal = signal === 'SIGTERM' ? 'SIGTERM' : 'SIGINT';
+  if (received === null && phase) {
+    received = s; // the signal that cancelled it: the first
+    later = 0;
+    phase();
+    return;
+  }
+  // After the cancel (or between phases): one more is absorbed, the next ends the process.
+  if (++later >= 2) return endNow(received ?? s);
+  phase?.();
+}
+
+/**
+ * Calls `cancel` on SIGINT and on SIGTERM (the first one, and the one absorbed after it) until the
+ * returned function ends the phase. Phases do not nest: a new one replaces the one before.
+ */
 export function onCancelSignal(cancel: () => void): () => void {
+  if (!listening) {
+    process.on('SIGINT', onSignal);
+    process.on('SIGTERM', onSignal);
+    listening = true;
+  }
   received = null;
-  const on = (signal: NodeJS.Signals): void => {
-    received ??= signal === 'SIGTERM' ? 'SIGTERM' : 'SIGINT'; // the signal that cancelled it: the first
-    absorbLaterSignals();
-    cancel();
-  };
-  process.on('SIGINT', on);
-  process.on('SIGTERM', on);
+  later = 0;
+  phase = cancel;
   return () => {
-    process.off('SIGINT', on);
-    process.off('SIGTERM', on);
+    if (phase === cancel) phase = null;
   };
 }
 

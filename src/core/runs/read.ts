@@ -105,9 +105,16 @@ function damageReason(e: unknown): string {
   return m.replace(/\.$/, '');
 }
 
-/** Lists the runs under `runsRoot`, newest first (by id, which starts with the UTC timestamp); a folder whose run.json or results.json is damaged is left out and given to `onDamaged` with the reason. */
+/**
+ * Lists the runs under `runsRoot`, newest first by run.json `startedAt` (then by id: a folder named
+ * with `--out` does not start with the timestamp, so the name alone put `zzz-old` before a newer run —
+ * fresh-user #13); a folder whose run.json or results.json is damaged is left out and given to
+ * `onDamaged` with the reason. A missing `runsRoot` has no runs.
+ * @throws SpanproofError('bad-input') when `runsRoot` is a file (it was ENOTDIR, exit 3).
+ */
 export function listRuns(runsRoot: string, onDamaged?: (dir: string, reason: string) => void): RunSummary[] {
   if (!existsSync(runsRoot)) return [];
+  if (!statSync(runsRoot).isDirectory()) throw new SpanproofError('bad-input', 'the runs folder is a file, not a folder.', { file: runsRoot, fix: 'pass the folder that holds the run folders with --runs-dir (or --workspace), or move that file away.' });
   const out: RunSummary[] = [];
   for (const name of readdirSync(runsRoot)) {
     const dir = join(runsRoot, name);
@@ -129,5 +136,6 @@ export function listRuns(runsRoot: string, onDamaged?: (dir: string, reason: str
       onDamaged?.(dir, `damaged ${reading}: ${damageReason(e)}`);
     }
   }
-  return out.sort((a, b) => (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
+  const started = (r: RunSummary) => Date.parse(r.startedAt) || 0;
+  return out.sort((a, b) => started(b) - started(a) || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
 }

@@ -16,7 +16,7 @@ process.stdout.write('ready\\n');
 `;
 
 for (const [first, exit] of [['SIGTERM', 143], ['SIGINT', 130]] as const) {
-  test(`${first}, then two more signals: the second is absorbed, the third exits ${exit} (the first's status)`, async () => {
+  test(`${first}, then two more signals: the second is absorbed, the third ends the process by ${first} (status ${exit}, the first's), without exit handlers`, async () => {
     const child = spawn(process.execPath, ['--import', 'tsx', '-e', SCRIPT], { cwd: REPO, stdio: ['ignore', 'pipe', 'pipe'] });
     const killer = setTimeout(() => child.kill('SIGKILL'), 15_000); // a process that ignores every signal: the test fails, nothing hangs
     let out = '';
@@ -36,6 +36,34 @@ for (const [first, exit] of [['SIGTERM', 143], ['SIGINT', 130]] as const) {
     child.kill('SIGINT');
     const result = await closed;
     clearTimeout(killer);
-    assert.deepEqual(result, [exit, null]);
+    // The first signal re-raised with its default action (the shell's $? is 128 + its number): exit
+    // handlers would run while onnxruntime still infers in a chunker thread (fresh-user #13: exit 134).
+    assert.deepEqual(result, [null, first]);
   });
 }
+
+/** A process whose phase ended (a run's files written) and that still has work without a phase (printing its table). */
+const BETWEEN = `
+const { onCancelSignal } = require(${JSON.stringify(join(REPO, 'src', 'cli', 'cancel.ts'))});
+const off = onCancelSignal(() => process.stdout.write('cancel\\n'));
+off();
+setInterval(() => undefined, 1000);
+process.stdout.write('ready\\n');
+`;
+
+test('a signal between phases is absorbed, not the default kill (fresh-user #13: Ctrl-C after "Writing run…" exited 130 with run.json succeeded); a second one ends the process', async () => {
+  const child = spawn(process.execPath, ['--import', 'tsx', '-e', BETWEEN], { cwd: REPO, stdio: ['ignore', 'pipe', 'pipe'] });
+  const killer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+  let out = '';
+  child.stdout.on('data', (d: Buffer) => { out += d.toString(); });
+  const until = (re: RegExp) => new Promise<void>((res) => { const check = () => { if (re.test(out)) res(); }; child.stdout.on('data', check); check(); });
+  const closed = new Promise<[number | null, NodeJS.Signals | null]>((res) => child.on('close', (c, s) => res([c, s])));
+  await until(/ready\n/);
+  child.kill('SIGINT');
+  assert.equal(await Promise.race([closed.then(() => 'closed'), new Promise((r) => setTimeout(() => r('alive'), 300))]), 'alive', 'the first signal between phases killed the process');
+  assert.doesNotMatch(out, /cancel\n/, 'no phase was cancelled');
+  child.kill('SIGINT');
+  const result = await closed;
+  clearTimeout(killer);
+  assert.deepEqual(result, [null, 'SIGINT']);
+});

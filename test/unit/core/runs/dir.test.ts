@@ -129,3 +129,20 @@ test('no writable cache folder at all (workspace and user cache dir) is bad inpu
   assert.ok(e.message.endsWith(`: the user cache folder cannot be written (a part of the path is a file, ENOTDIR), nor can the workspace's ${join(root, '.spanproof', 'cache')} (a part of the path is a file, ENOTDIR). Fix: pass a writable folder with --cache-dir, or set XDG_CACHE_HOME (or SPANPROOF_CACHE_DIR) to one.`), e.message);
   assert.equal(e.fix, 'pass a writable folder with --cache-dir, or set XDG_CACHE_HOME (or SPANPROOF_CACHE_DIR) to one.');
 });
+
+test('listRuns: newest first by startedAt, whatever the folder names (--out names); a runs folder that is a file is bad input, not ENOTDIR', async () => {
+  const root = tmp('list-order');
+  const runs = join(root, 'runs');
+  const r = await runGrid({ workspace: MINI, groundTruthFile: MINI_GT, settings: smallSettings(), cacheDir: join(root, 'cache'), runsRoot: runs });
+  const base = JSON.parse(readFileSync(join(r.runDir!, 'run.json'), 'utf8'));
+  const copy = (name: string, startedAt: string) => {
+    cpSync(r.runDir!, join(runs, name), { recursive: true });
+    writeFileSync(join(runs, name, 'run.json'), JSON.stringify({ ...base, id: name, startedAt }));
+  };
+  copy('zzz-old', '2020-01-01T00:00:00.000Z');
+  copy('aaa-new', '2030-01-01T00:00:00.000Z');
+  assert.deepEqual(listRuns(runs).map((x) => x.id), ['aaa-new', base.id, 'zzz-old']);
+  const file = join(root, 'runs-file');
+  writeFileSync(file, 'x');
+  assert.throws(() => listRuns(file), (e: unknown) => isSpanproofError(e) && e.code === 'bad-input' && e.file === file && /is a file, not a folder/.test(e.message) && /--runs-dir/.test(e.fix ?? ''));
+});
