@@ -28,7 +28,8 @@ const selectorSchema = z.looseObject({
 
 const questionSchema = z.looseObject({
   id: z.string().min(1).meta({ description: 'Unique id of the question in this file.' }),
-  question: z.string().meta({ description: 'The question as a user would ask it.' }),
+  // An empty text was accepted and scored as a retriever miss (fresh-user #13); the importers already refuse one.
+  question: z.string().regex(/\S/, { error: 'the question text is empty' }).meta({ description: 'The question as a user would ask it (not empty).' }),
   answer: z.string().optional().meta({ description: 'Optional reference answer (used by the answer judges, SPEC §14).' }),
   evidence: z.array(selectorSchema).min(1).meta({ description: 'The passages that answer the question (at least one).' }),
   match: z.enum(['all', 'any']).optional().meta({ description: '"all" (default): every span is needed; "any": the spans are alternatives, one suffices.' }),
@@ -86,7 +87,7 @@ function fixFor(path: ReadonlyArray<PropertyKey>, message: string): string {
     case 'spanproof': return 'set "spanproof": 1 (the only format version).';
     case 'questions': return 'make "questions" an array of question objects (it may be empty).';
     case 'id': return 'give the question a non-empty string "id", unique in the file.';
-    case 'question': return 'give the question its text as a string "question".';
+    case 'question': return 'give the question its text as a non-empty string "question".';
     case 'answer': return 'make "answer" a string, or remove it.';
     case 'evidence': return 'give the question an "evidence" array with at least one {"source", "exact"} selector.';
     case 'match': return 'use "match": "all" (every span needed) or "any" (alternatives), or remove it.';

@@ -62,6 +62,12 @@ test('parseGroundTruth names the JSON path and the fix', () => {
   e = badInput(JSON.stringify({ spanproof: 1, questions: [{ id: 'a', question: 'x', evidence: [{ source: 's', exact: 'e' }] }, { id: 'a', question: 'y', evidence: [{ source: 's', exact: 'e' }] }] }));
   assert.equal(e.field, 'questions[1].id');
   assert.match(e.message, /duplicate question id "a" \(also questions\[0\]\)/);
+  // an empty or blank question text was accepted and scored as a retriever miss (fresh-user #13)
+  for (const text of ['', '   ', '\n\t']) {
+    e = badInput(JSON.stringify({ spanproof: 1, questions: [{ id: 'a', question: 'x', evidence: [{ source: 's', exact: 'e' }] }, { id: 'b', question: text, evidence: [{ source: 's', exact: 'e' }] }] }));
+    assert.equal(e.field, 'questions[1].question', JSON.stringify(text));
+    assert.match(e.message, /questions\[1\]\.question: the question text is empty\. Fix: give the question its text as a non-empty string "question"\./);
+  }
 });
 
 test('parseGroundTruth: syntax errors name line and column', () => {
