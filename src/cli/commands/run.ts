@@ -24,7 +24,7 @@ import { CHUNKER_IDS, RETRIEVER_IDS, WORKSPACE_SETTINGS_FILE, mergeSettingsLayer
 import { assertNewOutDir, readRun, resolveCacheDir, resolveRunsRoot, stableStringify } from '../../core/runs';
 import { parseShardSpec } from '../../core/grid/shard';
 import { exportRunToMlflow } from '../../core/export/mlflow';
-import { parseEmbedderList, parseRerankerSpec } from '../../core/models';
+import { modelFlags } from './modelFlags';
 import { endpointModels, gridModelNeeds } from '../../core/grid/models';
 import { assertHttpUrl, redactUrl } from '../../core/net';
 import { terminalSafe } from '../../core/text/terminal';
@@ -143,33 +143,6 @@ export function groundTruthFileOf(workspace: string, flag: string | undefined, c
   if (flag !== undefined) return path.resolve(flag);
   const chooser = [...cli.layers].reverse().find((l) => l.values.groundTruthPath !== undefined);
   return groundTruthLocation(workspace, cli.settings.groundTruthPath, chooser?.kind === 'config' ? { by: 'user' } : { by: 'folder', settingsFile: chooser?.file });
-}
-
-/**
- * `--embedders` (comma-separated entries: built-in names, catalogue names, `endpoint:<model>`, model
- * folders; the `embedders` setting — with more than one, retrievers become `dense:<name>` /
- * `hybrid:<name>`), `--reranker` (`baseline`, a catalogue cross-encoder, `endpoint:<model>` or a folder) and
- * `--endpoint` (also the endpoint of endpoint models: `modelEndpoint.url`). Entries are parsed here, so
- * a wrong one fails before the grid starts.
- */
-function modelFlags(o: Pick<RunOptions, 'embedders' | 'reranker' | 'endpoint'>, s: RunSettings): Partial<RunSettings> {
-  const over: Partial<RunSettings> = {};
-  if (o.embedders !== undefined) {
-    const entries = list(o.embedders);
-    try {
-      parseEmbedderList(entries);
-    } catch (e) {
-      if (e instanceof SpanproofError) throw new SpanproofError('bad-input', e.message.replace(`${e.field}: `, '').replace(` Fix: ${e.fix}`, ''), { field: '--embedders', fix: e.fix });
-      throw e;
-    }
-    over.embedders = entries;
-  }
-  if (o.reranker !== undefined) {
-    parseRerankerSpec(o.reranker);
-    over.rerankerModel = o.reranker.trim();
-  }
-  if (o.endpoint) over.modelEndpoint = { ...s.modelEndpoint, url: o.endpoint };
-  return over;
 }
 
 /** One stderr line from the run's models-ledger.json: requests sent and inputs served from the cache. */
