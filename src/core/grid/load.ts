@@ -65,7 +65,7 @@ export function nothingToScore(a: AcceptanceReport, gtFile: string, ids?: string
  * The error of a run whose corpus has no document (`requireScorable`): an empty folder, a wrong
  * --workspace, or `include` globs that match nothing — said as such, not as every question stale.
  */
-export function emptyCorpus(corpus: Corpus, settings: Pick<RunSettings, 'include' | 'exclude'>): SpanproofError {
+export function emptyCorpus(corpus: Corpus, settings: Pick<RunSettings, 'include' | 'exclude' | 'maxFileBytes'>): SpanproofError {
   const counts = new Map<string, number>();
   for (const s of corpus.skipped) counts.set(s.reason, (counts.get(s.reason) ?? 0) + 1);
   const patterns = `include ${settings.include.join(', ')}${settings.exclude.length ? `, exclude ${settings.exclude.join(', ')}` : ''}`;
@@ -74,7 +74,10 @@ export function emptyCorpus(corpus: Corpus, settings: Pick<RunSettings, 'include
     : `no file under this folder matches the patterns (${patterns})`;
   return new SpanproofError('bad-input', `0 documents were indexed: ${why}, so no question can be scored.`, {
     file: corpus.root,
-    fix: 'pass the folder of your documents with --workspace DIR, or set `include` (a --config file\'s "include", or spanproof.include in .vscode/settings.json) to globs that match them.',
+    fix: counts.has('too-large')
+      // all skipped as too large: the limit is the setting to change, not the folder (fresh-user #13)
+      ? `raise maxFileBytes (now ${settings.maxFileBytes} bytes; a --config file's "maxFileBytes", or spanproof.maxFileBytes in .vscode/settings.json) above the size of your documents, or pass the folder of your documents with --workspace DIR.`
+      : 'pass the folder of your documents with --workspace DIR, or set `include` (a --config file\'s "include", or spanproof.include in .vscode/settings.json) to globs that match them.',
   });
 }
 

@@ -209,6 +209,12 @@ test('an empty corpus, or include globs that match nothing, exits 2 saying 0 doc
   const r3 = cli(at(empty));
   assert.equal(r3.code, 2, r3.stderr);
   assert.match(r3.stderr, /0 documents were indexed: the 1 file\(s\) under this folder that match the patterns \(include .*\) were all skipped \(binary 1\), so no question can be scored\. Fix: /);
-  for (const r of [r1, r2, r3]) assert.doesNotMatch(r.stderr, /stale|internal error|\n\s+at /);
+  // every file too large: the Fix names maxFileBytes (fresh-user #13: it said --workspace / include)
+  const small = join(root, 'small.json');
+  writeFileSync(small, JSON.stringify({ maxFileBytes: 10 }));
+  const r4 = cli(at(MINI, ['--config', small]));
+  assert.equal(r4.code, 2, r4.stderr);
+  assert.match(r4.stderr, /were all skipped \(too-large 4\), so no question can be scored\. Fix: raise maxFileBytes \(now 10 bytes; a --config file's "maxFileBytes", or spanproof\.maxFileBytes in \.vscode\/settings\.json\) above the size of your documents/);
+  for (const r of [r1, r2, r3, r4]) assert.doesNotMatch(r.stderr, /stale|internal error|\n\s+at /);
   assert.ok(!existsSync(join(root, 'runs')) || readdirSync(join(root, 'runs')).length === 0, 'no run directory for an empty corpus');
 });
